@@ -1,0 +1,27 @@
+# The two commands of the README: `make local` (play in a browser) and `make test`.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: local test lint venv redis-server chromium
+
+$(BIN)/activate: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test,dev]'
+	touch $(BIN)/activate
+
+venv: $(BIN)/activate
+
+local: venv
+	$(BIN)/tetrad local
+
+# redis-server (and Chromium for the browser test) come from the system packages when missing.
+redis-server:
+	@command -v redis-server >/dev/null || bash .ci/install-system-packages
+
+test: venv redis-server
+	$(BIN)/pytest
+
+lint: venv
+	$(BIN)/ruff check .

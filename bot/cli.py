@@ -1,0 +1,67 @@
+"""The ``tetrad`` command: ``tetrad local`` (emulator + embedded store + bot), ``tetrad run``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from bot.settings import Settings, SettingsError
+
+
+def _setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
+    # The HTTP client logs every request (with the token in the URL) at INFO.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    _setup_logging(settings.log_level)
+    from bot.telegram.app import run
+
+    run(settings)
+    return 0
+
+
+def _cmd_local(args: argparse.Namespace) -> int:
+    # The CLI is the composition root: the only place in bot/ that may start the playground.
+    # The bot itself still reaches the emulator over HTTP only, like Telegram.
+    from playground.local import run_local
+
+    return run_local(host=args.host, port=args.port, open_browser=not args.no_browser)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tetrad", description="Tetrad: Точки, Точки и квадраты and Рассада on Telegram."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run the bot against Telegram (settings from environment)")
+    run.set_defaults(func=_cmd_run)
+    local = sub.add_parser(
+        "local", help="run the Telegram emulator, an embedded store and the bot; play in a browser"
+    )
+    local.add_argument("--host", default="127.0.0.1")
+    local.add_argument("--port", type=int, default=8080)
+    local.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    local.set_defaults(func=_cmd_local)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except SettingsError as e:
+        print(f"tetrad: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

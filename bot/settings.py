@@ -1,0 +1,101 @@
+"""Settings read once from the environment; a bad value stops the start with one clear line."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+TELEGRAM_API = "https://api.telegram.org"
+LANGUAGES = ("ru", "en")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
+_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+
+
+class SettingsError(ValueError):
+    """A setting that cannot work; the message names the variable and what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str | None
+    api_url: str
+    redis_url: str
+    webhook_url: str | None
+    webhook_secret: str | None
+    port: int
+    log_level: str
+    default_language: str
+
+    @property
+    def base_url(self) -> str:
+        """python-telegram-bot's ``base_url`` (it appends the token)."""
+        return f"{self.api_url}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"{self.api_url}/file/bot"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, *, need_token: bool = True) -> Settings:
+        env = os.environ if env is None else env
+
+        def get(name: str) -> str | None:
+            value = env.get(name, "").strip()
+            return value or None
+
+        token = get("TELEGRAM_BOT_TOKEN")
+        if token is None and need_token:
+            raise SettingsError("TELEGRAM_BOT_TOKEN is not set (get one from @BotFather)")
+        if token is not None and not _TOKEN.match(token):
+            raise SettingsError("TELEGRAM_BOT_TOKEN does not look like a bot token (123:ABC…)")
+
+        api_url = (get("TELEGRAM_API_URL") or TELEGRAM_API).rstrip("/")
+        if api_url.endswith("/bot"):
+            api_url = api_url[: -len("/bot")]
+        _require_url("TELEGRAM_API_URL", api_url, ("http", "https"))
+
+        redis_url = get("REDIS_URL") or "redis://localhost:6379/0"
+        if redis_url != "memory://":
+            _require_url("REDIS_URL", redis_url, ("redis", "rediss", "unix"))
+
+        webhook_url = get("WEBHOOK_URL")
+        webhook_secret = get("WEBHOOK_SECRET")
+        if webhook_url is not None:
+            _require_url("WEBHOOK_URL", webhook_url, ("https", "http"))
+            if webhook_secret is None:
+                raise SettingsError("WEBHOOK_SECRET must be set when WEBHOOK_URL is set")
+        if webhook_secret is not None and not _SECRET.match(webhook_secret):
+            raise SettingsError("WEBHOOK_SECRET must be 1–256 characters of A-Z, a-z, 0-9, _ and -")
+
+        port_text = get("PORT") or "8080"
+        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            raise SettingsError(f"PORT must be a number from 1 to 65535, not {port_text!r}")
+
+        log_level = (get("LOG_LEVEL") or "INFO").upper()
+        if log_level not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+
+        language = (get("DEFAULT_LANGUAGE") or "en").lower()
+        if language not in LANGUAGES:
+            raise SettingsError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
+
+        return cls(
+            token=token,
+            api_url=api_url,
+            redis_url=redis_url,
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
+            port=int(port_text),
+            log_level=log_level,
+            default_language=language,
+        )
+
+
+def _require_url(name: str, value: str, schemes: tuple[str, ...]) -> None:
+    parts = urlsplit(value)
+    if parts.scheme not in schemes or (parts.scheme != "unix" and not parts.netloc):
+        raise SettingsError(f"{name} must be a {'/'.join(schemes)} URL, not {value!r}")

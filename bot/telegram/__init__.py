@@ -1,0 +1,1 @@
+"""python-telegram-bot handlers, keyboards and serving."""

@@ -1,0 +1,1 @@
+"""boxes engine (lands with its issue)."""

@@ -1,0 +1,296 @@
+"""The one API shape every game shares (after python-chess and OpenSpiel).
+
+A game is a mutable object with a small, uniform surface: ``turn``, ``legal_moves()``,
+``is_legal(m)``, ``play(m)``, ``over``, ``result``, ``scores``, ``parse_move``/``format_move``,
+``to_json``/``from_json`` and ``copy``. Moves are small frozen dataclasses owned by each game.
+Errors are specific exception classes so the bot can explain them in the user's language.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class IllegalMove(EngineError, ValueError):
+    """A move that the rules forbid; the game is left unchanged.
+
+    ``code`` is a stable machine-readable key (``"occupied"``, ``"not_your_turn"``…) the bot
+    maps to a translated message; ``reason`` is the English text for logs and tools; ``params``
+    fill the placeholders of the translated message.
+    """
+
+    def __init__(self, reason: str, *, code: str = "illegal", **params: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+        self.params = params
+
+
+class BadNotation(IllegalMove):
+    """Text that does not name a move in the game's notation."""
+
+    def __init__(self, reason: str, *, code: str = "bad_notation", **params: Any) -> None:
+        super().__init__(reason, code=code, **params)
+
+
+class GameOver(IllegalMove):
+    """An action on a game that has already ended."""
+
+    def __init__(self, reason: str = "the game is over", **params: Any) -> None:
+        super().__init__(reason, code="game_over", **params)
+
+
+class BadOptions(EngineError, ValueError):
+    """Options that do not describe a valid game (size out of range, unknown preset…)."""
+
+
+class BadRecord(EngineError, ValueError):
+    """A stored record (JSON, SGF…) that cannot be read back into a game."""
+
+
+# How a game ended. "end" is the natural end by the rules (board full, no move left…).
+END_REASONS = ("end", "resign", "time", "agreement", "stop", "ground")
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The final outcome: scores per player, the winner's index (None for a draw), and how."""
+
+    scores: tuple[int, ...]
+    winner: int | None
+    reason: str = "end"
+    loser: int | None = None  # who resigned or ran out of time, when that ended the game
+
+    def __post_init__(self) -> None:
+        if self.reason not in END_REASONS:
+            raise ValueError(f"unknown end reason {self.reason!r}")
+
+    @property
+    def draw(self) -> bool:
+        return self.winner is None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"s": list(self.scores), "w": self.winner, "r": self.reason}
+        if self.loser is not None:
+            d["l"] = self.loser
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> GameResult:
+        try:
+            return cls(tuple(int(s) for s in d["s"]), d["w"], d.get("r", "end"), d.get("l"))
+        except (KeyError, TypeError, ValueError) as e:
+            raise BadRecord(f"bad result record: {e}") from e
+
+    @staticmethod
+    def by_scores(scores: Sequence[int], reason: str = "end") -> GameResult:
+        """The player with the strictly highest score wins; a shared top score is a draw."""
+        best = max(scores)
+        leaders = [i for i, s in enumerate(scores) if s == best]
+        return GameResult(tuple(scores), leaders[0] if len(leaders) == 1 else None, reason)
+
+
+MoveT = TypeVar("MoveT", bound=Hashable)
+
+
+class Game(ABC, Generic[MoveT]):
+    """Base class of the three games; subclasses register themselves with :func:`register`.
+
+    Subclasses implement the rules; this class holds what is the same everywhere: the ending
+    actions that are not moves (resign, agreement, time) and the checks around them.
+    """
+
+    kind: ClassVar[str]
+    move_type: ClassVar[type]
+    # Named option sets, e.g. ``{"quick": {"width": 15, "height": 15}}``.
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
+    # Subclasses set ``_result`` when the game ends; ``None`` while it goes on.
+    _result: GameResult | None
+
+    # -- the rules (per game) ------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def players(self) -> int:
+        """How many players take turns."""
+
+    @property
+    @abstractmethod
+    def turn(self) -> int:
+        """Index of the player to move (0 moves first)."""
+
+    @property
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """Points per player as they stand now."""
+
+    @property
+    @abstractmethod
+    def ply(self) -> int:
+        """How many moves have been played."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[MoveT]:
+        """Every legal move; empty exactly when the game is over."""
+
+    @abstractmethod
+    def check(self, move: MoveT) -> None:
+        """Raise :class:`IllegalMove` (with a reason) when ``move`` cannot be played now."""
+
+    @abstractmethod
+    def play(self, move: MoveT) -> None:
+        """Play ``move``; raise :class:`IllegalMove` and change nothing when it is illegal."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> MoveT:
+        """Read a move in human notation; raise :class:`BadNotation` for text that is not one."""
+
+    @abstractmethod
+    def format_move(self, move: MoveT) -> str:
+        """Write a move in human notation; ``parse_move(format_move(m)) == m``."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """A compact JSON-safe record with ``kind`` and a schema version ``v``."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        """Rebuild a game from :meth:`to_json`; raise :class:`BadRecord` for bad data."""
+
+    # -- shared behaviour ------------------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str) -> Self:
+        """A new game with the options of the named preset."""
+        try:
+            options = cls.PRESETS[name]
+        except KeyError:
+            known = ", ".join(cls.PRESETS) or "none"
+            raise BadOptions(f"unknown preset {name!r} for {cls.kind}; known: {known}") from None
+        return cls(**options)
+
+    def is_legal(self, move: MoveT) -> bool:
+        try:
+            self.check(move)
+        except IllegalMove:
+            return False
+        return True
+
+    @property
+    def over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    def copy(self) -> Self:
+        return type(self).from_json(self.to_json())
+
+    def _check_player(self, player: int) -> None:
+        if self._result is not None:
+            raise GameOver()
+        if not (isinstance(player, int) and 0 <= player < self.players):
+            raise IllegalMove(f"no player {player!r}", code="no_such_player", player=player)
+
+    def resign(self, player: int) -> GameResult:
+        """``player`` gives up; with two players the other wins, otherwise the best of the rest."""
+        self._check_player(player)
+        self._result = self._forfeit(player, "resign")
+        return self._result
+
+    def timeout(self, player: int) -> GameResult:
+        """``player`` ran out of time; scored like a resignation."""
+        self._check_player(player)
+        self._result = self._forfeit(player, "time")
+        return self._result
+
+    def agree(self) -> GameResult:
+        """End by agreement of all players. By default a draw; games where the score decides
+        (Dots: "ending by agreement") override this."""
+        if self._result is not None:
+            raise GameOver()
+        self._result = GameResult(self.scores, None, "agreement")
+        return self._result
+
+    def _forfeit(self, player: int, reason: str) -> GameResult:
+        scores = self.scores
+        others = [i for i in range(self.players) if i != player]
+        best = max(others, key=lambda i: scores[i])
+        return GameResult(scores, best, reason, loser=player)
+
+    def _end_json(self) -> dict[str, Any] | None:
+        return None if self._result is None else self._result.to_json()
+
+
+GAMES: dict[str, type[Game[Any]]] = {}
+
+GameT = TypeVar("GameT", bound=type[Game[Any]])
+
+
+def register(cls: GameT) -> GameT:
+    """Class decorator: make a game reachable through ``engine.new(kind)``."""
+    kind = cls.kind
+    if kind in GAMES and GAMES[kind] is not cls:
+        raise ValueError(f"game kind {kind!r} registered twice")
+    GAMES[kind] = cls
+    return cls
+
+
+def game_class(kind: str) -> type[Game[Any]]:
+    try:
+        return GAMES[kind]
+    except KeyError:
+        raise BadOptions(f"unknown game {kind!r}; known: {', '.join(sorted(GAMES))}") from None
+
+
+def new(kind: str, **options: Any) -> Game[Any]:
+    """Start a game of ``kind`` with its options; ``preset=name`` picks a named preset."""
+    cls = game_class(kind)
+    preset = options.pop("preset", None)
+    if preset is not None:
+        if options:
+            raise BadOptions("a preset takes no further options")
+        return cls.preset(preset)
+    try:
+        return cls(**options)
+    except TypeError as e:
+        raise BadOptions(f"bad options for {kind}: {e}") from e
+
+
+def load(data: dict[str, Any]) -> Game[Any]:
+    """Rebuild any registered game from its ``to_json`` record."""
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise BadRecord("not a game record")
+    cls = GAMES.get(data["kind"])
+    if cls is None:
+        raise BadRecord(f"unknown game kind {data['kind']!r}")
+    return cls.from_json(data)
+
+
+def random_playout(
+    game: Game[Any],
+    rng: random.Random,
+    *,
+    max_moves: int | None = None,
+    on_move: Callable[[Game[Any], Any], None] | None = None,
+) -> Game[Any]:
+    """Play uniformly random legal moves until the end (or ``max_moves``); for tests and bench."""
+    n = 0
+    while not game.over and (max_moves is None or n < max_moves):
+        moves = game.legal_moves()
+        move = moves[rng.randrange(len(moves))]
+        game.play(move)
+        if on_move is not None:
+            on_move(game, move)
+        n += 1
+    return game

@@ -1,0 +1,1 @@
+"""dots engine (lands with its issue)."""

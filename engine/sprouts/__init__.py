@@ -1,0 +1,1 @@
+"""sprouts engine (lands with its issue)."""

@@ -1,0 +1,1 @@
+"""A local Telegram Bot API emulator with a web chat page (never imported by bot/)."""

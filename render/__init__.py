@@ -1,0 +1,1 @@
+"""Pillow renderers for the three games (pure functions of game and view)."""

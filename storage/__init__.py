@@ -1,0 +1,1 @@
+"""The only door to Redis: matches, chats, users, ratings, challenge tokens."""

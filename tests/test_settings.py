@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bot.settings import Settings, SettingsError
+
+TOKEN = "123456:" + "A" * 35
+
+
+def test_defaults() -> None:
+    s = Settings.from_env({"TELEGRAM_BOT_TOKEN": TOKEN})
+    assert s.api_url == "https://api.telegram.org"
+    assert s.base_url == "https://api.telegram.org/bot"
+    assert s.redis_url.startswith("redis://") and s.port == 8080
+    assert s.default_language == "en" and s.webhook_url is None
+
+
+def test_api_url_with_bot_suffix_is_normalised() -> None:
+    s = Settings.from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": "http://x:1/bot/"})
+    assert s.base_url == "http://x:1/bot"
+
+
+@pytest.mark.parametrize(
+    ("env", "needle"),
+    [
+        ({}, "TELEGRAM_BOT_TOKEN is not set"),
+        ({"TELEGRAM_BOT_TOKEN": "nope"}, "does not look like"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_URL": "postgres://x"}, "REDIS_URL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "PORT": "70000"}, "PORT"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "LOG_LEVEL": "loud"}, "LOG_LEVEL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "DEFAULT_LANGUAGE": "de"}, "DEFAULT_LANGUAGE"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "WEBHOOK_URL": "https://h/x"}, "WEBHOOK_SECRET"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": "ftp://x"}, "TELEGRAM_API_URL"),
+    ],
+)
+def test_bad_settings(env: dict[str, str], needle: str) -> None:
+    with pytest.raises(SettingsError, match=needle):
+        Settings.from_env(env)
+
+
+def test_cli_reports_bad_settings_in_one_line() -> None:
+    env = {"PATH": "", "REDIS_URL": "memory://"}
+    out = subprocess.run(
+        [sys.executable, "-m", "bot", "run"], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "TELEGRAM_BOT_TOKEN" in lines[0], out.stderr
