@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -137,6 +137,17 @@ class Game(ABC, Generic[MoveT]):
     def ply(self) -> int:
         """How many moves have been played."""
 
+    @property
+    @abstractmethod
+    def options(self) -> dict[str, Any]:
+        """The constructor options: ``type(g)(**g.options)`` starts the same game afresh
+        (rematches, replays)."""
+
+    @property
+    @abstractmethod
+    def moves(self) -> list[MoveT]:
+        """The moves played so far, in order (a fresh list)."""
+
     @abstractmethod
     def legal_moves(self) -> list[MoveT]:
         """Every legal move; empty exactly when the game is over."""
@@ -195,6 +206,18 @@ class Game(ABC, Generic[MoveT]):
 
     def copy(self) -> Self:
         return type(self).from_json(self.to_json())
+
+    def replay(self) -> Iterator[Self]:
+        """Yield the game as it stood at ply 0, 1, … up to now, for replays and records.
+
+        One object is advanced step by step; copy a state if you keep it. Games whose history
+        holds actions other than moves (Dots STOP) override this.
+        """
+        g = type(self)(**self.options)
+        yield g
+        for move in self.moves:
+            g.play(move)
+            yield g
 
     def _check_player(self, player: int) -> None:
         if self._result is not None:

@@ -34,6 +34,14 @@ class Tally(Game[Take]):
         return len(self.history) % 2
 
     @property
+    def options(self) -> dict[str, Any]:
+        return {"pile": self.pile + sum(self.history)}
+
+    @property
+    def moves(self) -> list[Take]:
+        return [Take(n) for n in self.history]
+
+    @property
     def ply(self) -> int:
         return len(self.history)
 

@@ -92,6 +92,14 @@ def test_random_game(kind: str, options: dict[str, Any], seed: int) -> None:
     assert result is not None and result.scores == g.scores
     assert result.winner is None or 0 <= result.winner < g.players
     assert all(s >= 0 for s in g.scores)
+    states = [s.to_json() for s in g.replay()]
+    assert len(states) == g.ply + 1
+    assert states[0] == engine.new(kind, **g.options).to_json()
+    final = states[-1]
+    final.pop("end", None)
+    mine = g.to_json()
+    mine.pop("end", None)
+    assert final == mine, "replay() does not reach the current position"
     with pytest.raises(GameOver):
         g.play(moves[0] if moves else None)
     with pytest.raises(GameOver):
