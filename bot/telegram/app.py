@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from telegram import Update
 from telegram.ext import AIORateLimiter, Application, CommandHandler, ContextTypes
 
@@ -28,6 +31,26 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
     )
     app.add_handler(CommandHandler("start", _start))
     return app
+
+
+@asynccontextmanager
+async def running(settings: Settings, *, poll_timeout: int = 10) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Start the bot with long polling inside the caller's event loop, and stop it on exit.
+
+    `tetrad local` and the end-to-end test fixture use this, so both run the real bot.
+    """
+    app = build_application(settings)
+    async with app:
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(
+            poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES
+        )
+        try:
+            yield app
+        finally:
+            await app.updater.stop()
+            await app.stop()
 
 
 def run(settings: Settings) -> None:
