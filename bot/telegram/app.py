@@ -1,21 +1,37 @@
-"""Build and run the python-telegram-bot Application against TELEGRAM_API_URL."""
+"""Build and run the python-telegram-bot Application against TELEGRAM_API_URL.
+
+Handlers are registered explicitly in :func:`build_application`; shared services (the store,
+the AI pool) live in ``bot_data["svc"]`` and are opened in ``post_init``.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from telegram import Update
-from telegram.ext import AIORateLimiter, Application, CommandHandler, ContextTypes
+from telegram import BotCommand, Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
 
+import storage
+from bot.i18n import LANGUAGES, t
 from bot.settings import Settings
+from bot.telegram import act, handlers
+from bot.telegram.ai_pool import AIPool
+from bot.telegram.services import Services
 
-
-async def _start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    if update.effective_message is not None:
-        await update.effective_message.reply_text(
-            "Tetrad: Точки, Точки и квадраты, Рассада. Games arrive soon."
-        )
+log = logging.getLogger(__name__)
+COMMANDS = ("new", "help", "rules", "lang", "m")
+WATCH_PERIOD = 1.0
 
 
 def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
@@ -27,10 +43,66 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
         .rate_limiter(AIORateLimiter(max_retries=3))
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
         .build()
     )
-    app.add_handler(CommandHandler("start", _start))
+    app.bot_data["settings"] = settings
+    app.add_handler(CommandHandler("start", handlers.start))
+    app.add_handler(CommandHandler("help", handlers.help_command))
+    app.add_handler(CommandHandler("rules", handlers.rules))
+    app.add_handler(CommandHandler("new", handlers.new))
+    app.add_handler(CommandHandler("lang", handlers.lang_command))
+    app.add_handler(CommandHandler(["m", "move"], handlers.move_command))
+    app.add_handler(CallbackQueryHandler(handlers.callback))
+    private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
+    reply_text = filters.REPLY & filters.TEXT & ~filters.COMMAND
+    app.add_handler(MessageHandler(private_text | reply_text, handlers.text_message))
+    app.add_error_handler(handlers.error_handler)
     return app
+
+
+async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
+    settings: Settings = app.bot_data["settings"]
+    store = await storage.connect(settings.redis_url)
+    svc = Services(settings=settings, store=store, ai=AIPool())
+    me = await app.bot.get_me()
+    svc.bot_username = me.username or ""
+    app.bot_data["svc"] = svc
+    for lang in LANGUAGES:
+        commands = [BotCommand(c, t(lang, f"cmd.{c}")) for c in COMMANDS]
+        await app.bot.set_my_commands(commands, language_code=lang)
+    await app.bot.set_my_commands([BotCommand(c, t("en", f"cmd.{c}")) for c in COMMANDS])
+    app.bot_data["watch"] = asyncio.get_running_loop().create_task(_watch(app, svc))
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    task = app.bot_data.pop("watch", None)
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    svc: Services | None = app.bot_data.pop("svc", None)
+    if svc is not None:
+        svc.ai.close()
+        await svc.store.close()
+
+
+async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-arg]
+    """Deadlines kept in Redis (AI watchdog, clocks…): claim what is due and act on it.
+    Every replica runs this; storage hands each due entry to one of them."""
+    while True:
+        try:
+            for due in await svc.store.deadlines.due(svc.clock(), limit=50, lease=60):
+                if due.kind == "ai":
+                    act.start_ai(svc, app.bot, due.match_id)
+                await svc.store.deadlines.done(due)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("deadline watch failed")
+        await asyncio.sleep(WATCH_PERIOD)
 
 
 @asynccontextmanager
@@ -40,17 +112,21 @@ async def running(settings: Settings, *, poll_timeout: int = 10) -> AsyncIterato
     `tetrad local` and the end-to-end test fixture use this, so both run the real bot.
     """
     app = build_application(settings)
-    async with app:
-        await app.start()
-        assert app.updater is not None
-        await app.updater.start_polling(
-            poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES
-        )
+    async with app:  # initialize() and shutdown(); post_init/post_shutdown are ours to call
+        await _post_init(app)
         try:
-            yield app
+            await app.start()
+            assert app.updater is not None
+            await app.updater.start_polling(
+                poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES
+            )
+            try:
+                yield app
+            finally:
+                await app.updater.stop()
+                await app.stop()
         finally:
-            await app.updater.stop()
-            await app.stop()
+            await _post_shutdown(app)
 
 
 def run(settings: Settings) -> None:

@@ -1,0 +1,46 @@
+"""What every handler needs, kept in ``application.bot_data["svc"]``."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import storage
+from bot.settings import Settings
+from bot.telegram.ai_pool import AIPool
+
+
+class PictureCache:
+    """Recently rendered board pictures by (match, version, view): a board shown in two
+    places, or re-shown after a keyboard-only step, is rendered once."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> bytes | None:
+        png = self._items.get(key)
+        if png is not None:
+            self._items.move_to_end(key)
+        return png
+
+    def put(self, key: tuple[Any, ...], png: bytes) -> None:
+        self._items[key] = png
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+@dataclass
+class Services:
+    settings: Settings
+    store: storage.Store
+    ai: AIPool
+    clock: Callable[[], float] = time.time
+    pictures: PictureCache = field(default_factory=PictureCache)
+    # What each place shows now, by (match id, place index): skip edits that change nothing.
+    shown: dict[tuple[str, int], tuple[Any, ...]] = field(default_factory=dict)
+    bot_username: str = ""
