@@ -27,6 +27,7 @@ WEB = Path(__file__).parent / "web"
 _TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
 REQUEST_LOG_SIZE = 2000
 WEBHOOK_RETRY_SECONDS = 1.0
+RETRY_MARGIN_SECONDS = 0.5
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -172,6 +173,9 @@ class Emulator:
                 world.bot_last_activity = time.monotonic()
         except ApiError as e:
             entry.update(ok=False, error_code=e.code, description=e.description)
+            if "retry_after" in e.parameters:
+                until = time.monotonic() + e.parameters["retry_after"] + RETRY_MARGIN_SECONDS
+                world.bot_backoff_until = max(world.bot_backoff_until, until)
             body, status = e.to_json(), e.code
         finally:
             if not polling:
@@ -463,7 +467,7 @@ class Emulator:
                 return _json({"settled": True})
             if now >= deadline:
                 return _json({"settled": False, "busy": w.bot_busy()})
-            wait = quiet - idle_for if not w.bot_busy() else deadline - now
+            wait = quiet - idle_for if not w.bot_busy() else 0.1
             await w.changed(max(0.01, min(wait, deadline - now)))
 
     async def _requests(self, request: web.Request) -> web.Response:

@@ -172,6 +172,7 @@ class World:
         self.bot_inflight = 0
         self.bot_last_activity = time.monotonic()
         self.bot_seen = False  # the bot has polled or set a webhook at least once
+        self.bot_backoff_until = 0.0  # a bot told to retry after N s is still busy until then
 
     # ------------------------------------------------------------------ events and waiting
     def emit(self, kind: str, **data: Any) -> None:
@@ -199,7 +200,8 @@ class World:
     def bot_busy(self) -> bool:
         """True while the bot has updates to fetch or requests running."""
         pending = bool(self.updates) and self.bot_seen
-        return pending or self.bot_inflight > 0
+        backing_off = time.monotonic() < self.bot_backoff_until
+        return pending or self.bot_inflight > 0 or backing_off
 
     # ------------------------------------------------------------------ the bot
     def bot_api_user(self) -> dict[str, Any]:
