@@ -224,8 +224,10 @@ class BotApi:
             raise bad_request("message identifier is not specified")
         return self.world.bot_message(chat, params.raw("message_id")), chat
 
-    def _edited(self, msg: Message, chat: Chat | None) -> Any:
-        return True if chat is None else self.world.message_api(msg)
+    def _edit(self, msg: Message, chat: Chat | None, changes: dict[str, Any]) -> Any:
+        """Edit; an inline message (no chat) answers True, a chat message the new Message."""
+        edited = self.world.bot_edit(msg, changes, inline=chat is None)
+        return True if chat is None else self.world.message_api(edited)
 
     # ------------------------------------------------------------------ bot and updates
     async def m_getMe(self, p: Params) -> Any:
@@ -370,7 +372,7 @@ class BotApi:
         text, entities = self._text(p)
         changes: dict[str, Any] = {"text": text, "entities": entities}
         changes["reply_markup"] = self._markup(p)
-        return self._edited(self.world.bot_edit(msg, changes), chat)
+        return self._edit(msg, chat, changes)
 
     async def m_editMessageCaption(self, p: Params) -> Any:
         msg, chat = self._target(p)
@@ -379,7 +381,7 @@ class BotApi:
         caption, entities = self._caption(p)
         changes = {"caption": caption, "caption_entities": entities}
         changes["reply_markup"] = self._markup(p)
-        return self._edited(self.world.bot_edit(msg, changes), chat)
+        return self._edit(msg, chat, changes)
 
     async def m_editMessageMedia(self, p: Params) -> Any:
         msg, chat = self._target(p)
@@ -403,11 +405,11 @@ class BotApi:
             "caption_entities": entities,
             "reply_markup": self._markup(p),
         }
-        return self._edited(self.world.bot_edit(msg, changes), chat)
+        return self._edit(msg, chat, changes)
 
     async def m_editMessageReplyMarkup(self, p: Params) -> Any:
         msg, chat = self._target(p)
-        return self._edited(self.world.bot_edit(msg, {"reply_markup": self._markup(p)}), chat)
+        return self._edit(msg, chat, {"reply_markup": self._markup(p)})
 
     async def m_deleteMessage(self, p: Params) -> Any:
         chat = self.world.resolve_chat(p.require("chat_id"))

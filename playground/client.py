@@ -17,7 +17,6 @@ that matches a predicate instead.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import time
 from collections.abc import Callable
@@ -553,13 +552,3 @@ class UserHandle:
 
     async def unblock(self) -> None:
         await self.block(False)
-
-
-async def sleep_until(predicate: Callable[[], bool], timeout: float) -> bool:
-    """Poll a local condition (for tests that also look at the emulator object)."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() >= deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True

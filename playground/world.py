@@ -632,9 +632,12 @@ class World:
         self.emit("message", chat=chat.ref, message=self.message_view(msg))
         return msg
 
-    def bot_edit(self, msg: Message, changes: dict[str, Any]) -> Message:
-        """Apply an edit; raise 'message is not modified' when nothing would change."""
-        if msg.sender != self.bot_id and not msg.via_bot:
+    def bot_edit(self, msg: Message, changes: dict[str, Any], *, inline: bool = False) -> Message:
+        """Apply an edit; raise 'message is not modified' when nothing would change.
+
+        The bot edits its own messages by chat and id, and messages sent via it (by a
+        person, from inline mode) only by inline_message_id."""
+        if not (msg.sender == self.bot_id or (inline and msg.via_bot)):
             raise bad_request("message can't be edited")
         before = (msg.content(), msg.reply_markup)
         after_fields = {**{k: getattr(msg, k) for k in changes}, **changes}

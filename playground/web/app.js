@@ -422,6 +422,7 @@ function closePanels() {
 }
 
 let inlineTimer = null;
+let inlineTicket = 0;
 function onType() {
   const value = $("#composer-input").value;
   const prefix = `@${state.bot.username}`;
@@ -457,8 +458,12 @@ async function askInline(query) {
   const box = $("#inline-results");
   box.hidden = false;
   box.replaceChildren(Object.assign(document.createElement("div"), {className: "empty", textContent: "…"}));
-  const r = await act(() => api("/pg/inline", {user: state.user, chat: chat.ref, query}));
-  if (r) state.inlineQuery = r.query;
+  // The answer may come on the websocket before this request returns, so take it from here.
+  const ticket = ++inlineTicket;
+  const r = await act(() => api("/pg/inline", {user: state.user, chat: chat.ref, query, wait: 10}));
+  if (!r || ticket !== inlineTicket) return;
+  state.inlineQuery = r.query;
+  if (r.answered) showInlineResults(r);
 }
 
 function showInlineResults(e) {

@@ -51,3 +51,34 @@ async def test_buttons_photos_and_popups(mini: ScenarioClient, tmp_path: Path) -
         except BaseException:
             await page.screenshot(tmp_path / "failure.png")
             raise
+
+
+async def test_inline_mode_and_deep_link_from_the_page(
+    mini: ScenarioClient, tmp_path: Path
+) -> None:
+    alice, bob = await mini.user("alice"), await mini.user("bob")
+    await alice.dialog(bob)
+    async with chromium() as browser:
+        page = await ChatPage.open(browser, mini.url, "alice")
+        try:
+            await page.open_chat("Bob")
+            await page.page.locator("#composer-input").fill(f"@{mini.bot_username} dots")
+            await page.page.locator(".inline-result", has_text="Play dots").click()
+            posted = page.page.locator("#messages .msg", has_text="Let's play dots!")
+            assert "via @" in await posted.inner_text()
+            await page.press("Red")
+            await (
+                page.page.locator("#messages .msg", has_text="Алиса chose Red")
+                .or_(page.page.locator("#messages .msg", has_text="Alice chose Red"))
+                .wait_for()
+            )
+            # a deep link typed into the link box opens the chat with the bot and starts it
+            await page.page.locator("#open-link").click()
+            await page.page.locator("#modal-body input").fill(
+                f"https://t.me/{mini.bot_username}?start=from_page"
+            )
+            await page.page.locator("#modal-buttons button", has_text="Open").click()
+            await page.wait_for_bot("Mini bot here: from_page")
+        except BaseException:
+            await page.screenshot(tmp_path / "failure.png")
+            raise

@@ -394,3 +394,44 @@ async def test_get_chat_and_member(emulator: Emulator, tg: Bot) -> None:
     world.remove_member(group, bob, alice)
     assert (await tg.get_chat_member(group.id, bob.id)).status == "left"
     assert (await tg.get_chat(alice.id)).username == "alice"
+
+
+async def test_documents_and_animations(emulator: Emulator, tg: Bot) -> None:
+    import io
+
+    from PIL import Image
+
+    alice = started(emulator.world, "alice")
+    emulator.world.limits.enabled = False
+    doc = await tg.send_document(alice.id, b"1. e4 e5", filename="game.txt", caption="record")
+    assert doc.document is not None and doc.document.file_name == "game.txt"
+    assert bytes(await (await doc.document.get_file()).download_as_bytearray()) == b"1. e4 e5"
+    frames = [Image.new("RGB", (40, 30), c) for c in ("red", "blue")]
+    gif = io.BytesIO()
+    frames[0].save(gif, "GIF", save_all=True, append_images=frames[1:])
+    anim = await tg.send_animation(alice.id, gif.getvalue(), filename="replay.gif")
+    assert anim.animation is not None and (anim.animation.width, anim.animation.height) == (40, 30)
+
+
+async def test_inline_sent_message_is_edited_only_by_inline_id(emulator: Emulator, tg: Bot) -> None:
+    from telegram import InlineQueryResultArticle, InputTextMessageContent
+
+    world = emulator.world
+    alice = started(world, "alice")
+    group = world.create_group("g", alice, [], with_bot=True)
+    iq = world.inline_query(alice, group, "")
+    await tg.answer_inline_query(
+        iq.id,
+        [
+            InlineQueryResultArticle(
+                "a", "A", InputTextMessageContent("hi"), reply_markup=keyboard(["x"])
+            )
+        ],
+    )
+    msg = world.choose_inline(alice, iq.id, "a")
+    update = (await tg.get_updates(timeout=0))[-1]
+    assert update.message is not None and update.message.via_bot is not None  # seen in privacy mode
+    with pytest.raises(BadRequest) as e:
+        await tg.edit_message_text("by id", group.id, msg.message_id)
+    assert error_text(e) == "message can't be edited"
+    assert await tg.edit_message_text("by inline id", inline_message_id=msg.inline_message_id)
