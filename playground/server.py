@@ -77,8 +77,7 @@ class Emulator:
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
-        sockets = site._server.sockets if site._server else []  # type: ignore[union-attr]
-        real_port = sockets[0].getsockname()[1] if sockets else port
+        real_port = self._runner.addresses[0][1]
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
         self.url = f"http://{shown}:{real_port}"
         self._webhook_task = asyncio.create_task(self._deliver_webhooks())

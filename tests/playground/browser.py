@@ -8,6 +8,7 @@ bot message or an edit). A game played to the end is a loop of ``press`` and
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -70,7 +71,8 @@ class ChatPage:
         return cls(page)
 
     async def open_chat(self, title: str) -> None:
-        await self.page.locator(".chat-item", has_text=title).first.click()
+        name = self.page.locator(".name", has_text=re.compile(f"^{re.escape(title)}"))
+        await self.page.locator(".chat-item").filter(has=name).first.click()
         await self.page.wait_for_selector("#composer-input:not([disabled])")
 
     async def send(self, text: str) -> None:

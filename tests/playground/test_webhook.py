@@ -32,7 +32,7 @@ async def test_updates_are_pushed_with_the_secret(emulator: Emulator, tg: Bot) -
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    port = runner.addresses[0][1]
     try:
         url = f"http://127.0.0.1:{port}/hook"
         assert await tg.set_webhook(url, secret_token="s3cret_token")
