@@ -113,3 +113,25 @@ def test_commands_and_links_are_marked_automatically() -> None:
     ]
     _, entities = parse("<code>/not_a_command</code>", "HTML")
     assert [e["type"] for e in entities] == ["code"]
+
+
+@pytest.mark.parametrize(
+    ("w", "h", "size", "error"),
+    [
+        (1280, 1280, 10 * 1024 * 1024, None),
+        (100, 100, 10 * 1024 * 1024 + 1, "Bad Request: file is too big"),
+        (5000, 5000, 1000, None),
+        (5000, 5001, 1000, "Bad Request: PHOTO_INVALID_DIMENSIONS"),
+        (2000, 100, 1000, None),
+        (2001, 100, 1000, "Bad Request: PHOTO_INVALID_DIMENSIONS"),
+    ],
+)
+def test_photo_size_and_dimension_rules(w: int, h: int, size: int, error: str | None) -> None:
+    from playground.limits import check_photo_dimensions
+
+    if error is None:
+        check_photo_dimensions(w, h, size)
+    else:
+        with pytest.raises(ApiError) as e:
+            check_photo_dimensions(w, h, size)
+        assert e.value.description == error
