@@ -1,0 +1,14 @@
+"""The real bot, polling the emulator, answers /start as a person sees it."""
+
+from __future__ import annotations
+
+from tests.fixtures.playground import ScenarioClient
+
+
+async def test_start_in_private_chat(pg: ScenarioClient) -> None:
+    alice = await pg.user("alice", lang="ru")
+    mine = await alice.send("/start")
+    assert mine.text == "/start" and not mine.from_bot
+    reply = await alice.private.last_message()
+    assert reply.from_bot and "Tetrad" in (reply.text or "")
+    assert reply.message_id == mine.message_id + 1
