@@ -203,7 +203,9 @@ def _score(
             mine = places[p.seat]
             games = [(aged[m], _pair_score(mine, places[players[m].seat])) for m in others]
             new = glicko.update(aged[n], games)
-            after = UserRating(new.rating, new.rd, new.volatility, before[n].games + 1, now)
+            after = UserRating(
+                new.rating, new.rd, new.volatility, before[n].games + 1, now
+            ).rounded()
             change = Change(p.user_id, result, before[n], after)
             if result == "won":
                 m = max(others, key=lambda m: before[m].rating)

@@ -100,14 +100,19 @@ class UserRating:
     def provisional(self) -> bool:
         return self.rd > PROVISIONAL_RD
 
+    def rounded(self) -> UserRating:
+        """As stored: enough digits for the maths, no more."""
+        return UserRating(
+            round(self.rating, 3),
+            round(self.rd, 3),
+            round(self.volatility, 8),
+            self.games,
+            self.last,
+        )
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "r": round(self.rating, 3),
-            "rd": round(self.rd, 3),
-            "s": round(self.volatility, 8),
-            "n": self.games,
-            "t": self.last,
-        }
+        r = self.rounded()
+        return {"r": r.rating, "rd": r.rd, "s": r.volatility, "n": r.games, "t": r.last}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> UserRating:

@@ -163,3 +163,37 @@ async def test_duplicate_chat_ids_are_indexed_once(store: storage.Store) -> None
     rec = record(chats=[4, 4])
     await store.matches.create(rec)
     assert await store.matches.active_in_chat(4) == [rec["id"]]
+
+
+async def test_a_resent_write_is_applied_once(store: storage.Store) -> None:
+    """When the connection drops after the write script ran, redis-py sends it again; the
+    write's own tag makes the repeat a no-op that still reports success."""
+    rec = record(n=0)
+    await store.matches.create(rec)
+    real = store.matches._write_script
+    sent = 0
+
+    async def lose_first_reply(**kwargs: Any) -> Any:
+        nonlocal sent
+        await real(**kwargs)  # ran on the server; the reply is "lost"
+        sent += 2
+        return await real(**kwargs)  # the retry with the very same arguments
+
+    calls = 0
+
+    def inc(r: dict[str, Any]) -> dict[str, Any]:
+        nonlocal calls
+        calls += 1
+        r["n"] += 1
+        return r
+
+    store.matches._write_script = lose_first_reply  # type: ignore[method-assign]
+    try:
+        await store.matches.update(rec["id"], inc)
+    finally:
+        store.matches._write_script = real  # type: ignore[method-assign]
+    got = await store.matches.get(rec["id"])
+    assert sent == 2 and calls == 1
+    assert got is not None and got["n"] == 1
+    raw = await store.client.hget(store.keys.match(rec["id"]), "r")
+    assert raw == b"2"  # created at revision 1, one update
