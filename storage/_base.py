@@ -60,7 +60,7 @@ def guarded(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     return wrapper
 
 
-async def backoff(attempt: int, *, base: float = 0.0005, cap: float = 0.05) -> None:
+async def backoff(attempt: int, *, base: float = 0.001, cap: float = 0.02) -> None:
     """Full-jitter exponential pause between optimistic retries, so racers spread out."""
     await asyncio.sleep(random.uniform(0, min(cap, base * (2**attempt))))
 

@@ -8,17 +8,21 @@ Each record lives in one hash ``t:m:{id}`` with fields ``d`` (the JSON), ``r`` (
 revision) and ``w`` (a random tag of the write that made it). An update reads ``d`` and ``r``,
 runs the caller's function, and writes through a Lua compare-and-set on ``r``; the same script
 maintains the per-chat index of lobby and active matches, the index of lobbies and the key's
-expiry, so a reader never sees a record and its indexes disagree. When the connection drops
-after the script ran but before the answer arrived, redis-py sends it again; the write tag
-recognises the repeat, so an update is applied exactly once.
+expiry, so a reader never sees a record and its indexes disagree. Within one process, updates
+of the same match wait their turn on a local lock, so only other processes can make one retry.
+When the connection drops after the script ran but before the answer arrived, redis-py sends
+it again; the write tag recognises the repeat, so an update is applied exactly once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import secrets
 import string
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 
 from redis import exceptions as rx
 from redis.asyncio import Redis
@@ -101,6 +105,12 @@ def _chats_of(record: Record) -> list[int]:
     return list(dict.fromkeys(check_int_id("chat id", c) for c in chats))
 
 
+@dataclass(slots=True)
+class _Queue:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class Matches:
     def __init__(
         self,
@@ -116,6 +126,7 @@ class Matches:
         self.migrations = migrations
         self._clock = clock
         self._write_script = client.register_script(_WRITE)
+        self._local: dict[str, _Queue] = {}  # this process's updates, per match
         self._delete_script = client.register_script(_DELETE)
 
     # -- reading -----------------------------------------------------------------------------
@@ -170,9 +181,30 @@ class Matches:
         """Apply ``fn`` to the stored record and store what it returns, atomically.
 
         ``fn`` may run more than once (whenever someone else wrote in between) and must not
-        have side effects outside the record; an exception from ``fn`` aborts the update with
-        nothing written and propagates. Returns the stored record.
+        have side effects outside the record, nor call the store; an exception from ``fn``
+        aborts the update with nothing written and propagates. Returns the stored record.
+
+        Updates of one match from this process queue up (FIFO) instead of racing, so taps on
+        one board take turns; the compare-and-set settles races with other processes.
         """
+        async with self._queue(match_id):
+            return await self._update(match_id, fn)
+
+    @asynccontextmanager
+    async def _queue(self, match_id: str) -> AsyncIterator[None]:
+        queue = self._local.get(match_id)
+        if queue is None:
+            queue = self._local[match_id] = _Queue()
+        queue.users += 1
+        try:
+            async with queue.lock:
+                yield
+        finally:
+            queue.users -= 1
+            if queue.users == 0:
+                del self._local[match_id]
+
+    async def _update(self, match_id: str, fn: Updater) -> Record:
         for attempt in range(self._config.max_attempts):
             loaded = await self._load(match_id)
             if loaded is None:
