@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import random
 import shutil
 import statistics
@@ -138,7 +139,9 @@ async def latency(
 
     async def plain() -> None:
         """Baseline: the same read and write without compare-and-set or indexes."""
-        r = tap(storage._base.loads(key, await store.client.hget(key, "d")))
+        raw = await store.client.hget(key, "d")
+        assert raw is not None
+        r = tap(storage._base.loads(key, raw))
         await store.client.hset(key, "d", storage._base.dumps(r))
 
     await timed(50, plain)  # warm up
@@ -153,7 +156,7 @@ async def latency(
         calls = 0
         per = max(1, rounds // 8)
         groups = await asyncio.gather(
-            *(timed(per, lambda s=s: s.matches.update(one["id"], tap)) for s in stores)
+            *(timed(per, functools.partial(s.matches.update, one["id"], tap)) for s in stores)
         )
         samples = [s for g in groups for s in g]
         results[label] = f"{percentiles(samples)}  ({calls / len(samples):.2f} runs/update)"
@@ -166,7 +169,7 @@ async def latency(
     per = max(4, rounds // 64)
     started = time.perf_counter()
     groups = await asyncio.gather(
-        *(timed(per, lambda r=r: store.matches.update(r["id"], tap)) for r in many)
+        *(timed(per, functools.partial(store.matches.update, r["id"], tap)) for r in many)
     )
     elapsed = time.perf_counter() - started
     samples = [s for g in groups for s in g]

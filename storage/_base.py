@@ -20,6 +20,11 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+def text(value: bytes | str) -> str:
+    """A reply from Redis as text (our client returns bytes)."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def dumps(value: Any) -> bytes:
     """Compact UTF-8 JSON; NaN and other non-JSON values are refused, not written."""
     try:

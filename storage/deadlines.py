@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from redis.asyncio import Redis
 
@@ -73,12 +74,13 @@ class Deadlines:
     @guarded
     async def when(self, match_id: str, kind: str = "clock") -> float | None:
         """The scheduled time (or the end of the current claim), None when not scheduled."""
-        return await self._r.zscore(self._key, _member(match_id, kind))
+        return cast("float | None", await self._r.zscore(self._key, _member(match_id, kind)))
 
     @guarded
     async def next_time(self) -> float | None:
         """The earliest scheduled time, so a poller can sleep until then."""
-        first = await self._r.zrange(self._key, 0, 0, withscores=True)
+        reply = await self._r.zrange(self._key, 0, 0, withscores=True)
+        first = cast(list[tuple[bytes, float]], reply)
         return first[0][1] if first else None
 
     @guarded

@@ -23,11 +23,12 @@ import string
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import cast
 
 from redis import exceptions as rx
 from redis.asyncio import Redis
 
-from storage._base import backoff, guarded, is_wrong_type, load_object
+from storage._base import backoff, guarded, is_wrong_type, load_object, text
 from storage._base import dumps as _dumps
 from storage.config import Config
 from storage.errors import (
@@ -161,7 +162,7 @@ class Matches:
         record = self.migrations.upgrade(key, record)
         if record.get("id") != match_id:
             raise CorruptRecord(key, f"holds the record of match {record.get('id')!r}")
-        return rev.decode(), record
+        return text(rev), record
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -270,7 +271,7 @@ class Matches:
             *(self._keys.chat_matches(c) for c in shown),
             *(self._keys.chat_matches(c) for c in gone),
         ]
-        args = [
+        args: list[str | bytes] = [
             rev,
             secrets.token_hex(8),
             _dumps(record),
@@ -299,7 +300,7 @@ class Matches:
             pipe.zremrangebyscore(key, "-inf", now)  # lobbies whose record expired
             pipe.zrangebyscore(key, f"({now!r}", "+inf")
             _, raw = await pipe.execute()
-        return await self._present(key, [m.decode() for m in raw])
+        return await self._present(key, [text(m) for m in raw])
 
     @guarded
     async def idle_lobbies(self, idle: float, limit: int = 100) -> list[str]:
@@ -307,7 +308,7 @@ class Matches:
         closes them (their records expire on their own after ``Config.lobby_ttl``)."""
         cutoff = self._clock() - idle
         raw = await self._r.zrangebyscore(self._keys.lobbies, "-inf", cutoff, start=0, num=limit)
-        return await self._present(self._keys.lobbies, [m.decode() for m in raw])
+        return await self._present(self._keys.lobbies, [text(m) for m in cast(list[bytes], raw)])
 
     async def _present(self, index: str, ids: Iterable[str]) -> list[str]:
         """Keep the ids whose records exist; drop the others from ``index``."""

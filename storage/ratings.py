@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
@@ -279,7 +279,7 @@ class Ratings:
                 return Outcome.from_json(result_key, match_id, load_object(result_key, raw))
             fields = [rating_field(game), tally_field(game), chats_field(game)]
             fields += [ai_field(game, level) for level in levels]
-            rows = [await pipe.hmget(key, fields) for key in user_keys]
+            rows = [cast(list[bytes | None], await pipe.hmget(key, fields)) for key in user_keys]
             players = [
                 _Player(uid, i, key, row)
                 for (i, uid), key, row in zip(humans, user_keys, rows, strict=True)
@@ -308,14 +308,16 @@ class Ratings:
         """The user's rating in ``game`` (the starting rating before their first rated game)."""
         key = self._keys.user(user_id)
         raw = await self._r.hget(key, rating_field(check_name("game", game)))
-        return parse_rating(key, raw) or UserRating()
+        return parse_rating(key, cast("bytes | None", raw)) or UserRating()
 
     @guarded
     async def top(self, game: str, chat_id: int | None = None, n: int = 10) -> list[Standing]:
         """The best ``n`` rated players of ``game``, globally or in one chat."""
         if n <= 0:
             return []
-        rows = await self._r.zrevrange(self._keys.board(game, chat_id), 0, n - 1, withscores=True)
+        board = self._keys.board(game, chat_id)
+        reply = await self._r.zrevrange(board, 0, n - 1, withscores=True)
+        rows = cast(list[tuple[bytes, float]], reply)
         async with self._r.pipeline(transaction=False) as pipe:
             for member, _ in rows:
                 pipe.hget(self._keys.user(int(member)), rating_field(game))
@@ -331,4 +333,4 @@ class Ratings:
     async def rank(self, user_id: int, game: str, chat_id: int | None = None) -> int | None:
         """1-based place of the user on the board, None when not on it."""
         place = await self._r.zrevrank(self._keys.board(game, chat_id), str(user_id))
-        return None if place is None else place + 1
+        return None if place is None else cast(int, place) + 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from redis import exceptions as rx
 from redis.asyncio import Redis
@@ -28,7 +28,7 @@ DocUpdater = Callable[[Doc], Doc | Awaitable[Doc]]
 
 async def read_field(client: Redis | Pipeline, key: str, field: str) -> bytes | None:
     try:
-        return await client.hget(key, field)
+        return cast("bytes | None", await client.hget(key, field))
     except rx.ResponseError as e:
         if is_wrong_type(e):
             raise CorruptRecord(key, "holds a different Redis type, not a hash") from e

@@ -16,7 +16,7 @@ Only :mod:`storage.ratings` writes the game fields, once per finished match.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from redis import exceptions as rx
 from redis.asyncio import Redis
@@ -181,7 +181,7 @@ class Users(SettingsStore):
             raise
         settings: dict[str, Any] = {}
         parts: dict[str, dict[str, Any]] = {}
-        for raw_name, raw in fields.items():
+        for raw_name, raw in cast(dict[bytes, bytes], fields).items():
             name = raw_name.decode()
             if name == SETTINGS_FIELD:
                 settings = decode(key, raw)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import storage
 from storage import AiSeat
+from storage._base import text
 from storage.keys import Keys
 
 from .helpers import record
@@ -81,7 +82,7 @@ async def test_every_key_is_documented_and_every_documented_key_is_used(
     assert used == set(patterns), f"documented but never written: {set(patterns) - used}"
 
     fields = await store.client.hkeys(store.keys.user(1))
-    assert {f.decode().split(":")[0] for f in fields} == {"s", "r", "n", "a", "c"}
+    assert {text(f).split(":")[0] for f in fields} == {"s", "r", "n", "a", "c"}
 
 
 def test_keys_of_one_owner_share_a_slot() -> None:

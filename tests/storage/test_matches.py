@@ -187,11 +187,11 @@ async def test_a_resent_write_is_applied_once(store: storage.Store) -> None:
         r["n"] += 1
         return r
 
-    store.matches._write_script = lose_first_reply  # type: ignore[method-assign]
+    store.matches._write_script = lose_first_reply  # type: ignore[assignment]
     try:
         await store.matches.update(rec["id"], inc)
     finally:
-        store.matches._write_script = real  # type: ignore[method-assign]
+        store.matches._write_script = real
     got = await store.matches.get(rec["id"])
     assert sent == 2 and calls == 1
     assert got is not None and got["n"] == 1
