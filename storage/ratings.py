@@ -208,9 +208,9 @@ def _score(
             ).rounded()
             change = Change(p.user_id, result, before[n], after)
             if result == "won":
-                m = max(others, key=lambda m: before[m].rating)
-                if best is None or before[m].rating > best.rating:
-                    best = BestWin(before[m].rating, players[m].user_id, match_id)
+                top = max(others, key=lambda m: before[m].rating)
+                if best is None or before[top].rating > best.rating:
+                    best = BestWin(before[top].rating, players[top].user_id, match_id)
             chats = _board_chats(p.key, p.row[2], chat_id)
             p.writes[rating_field(game)] = dumps(after.to_json())
             p.writes[chats_field(game)] = dumps(chats)
