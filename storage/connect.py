@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
-import fakeredis
 from redis import exceptions as rx
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
@@ -30,6 +30,9 @@ from storage.config import Config
 from storage.errors import StorageError, Unavailable
 from storage.schema import Migrations
 from storage.store import Store
+
+if TYPE_CHECKING:
+    import fakeredis
 
 _MEMORY_SERVERS: dict[str, fakeredis.FakeServer] = {}
 _MEMORY_NAME = re.compile(r"[A-Za-z0-9_.-]{0,64}")
@@ -52,6 +55,8 @@ def masked(url: str) -> str:
 
 def memory_client(name: str = "") -> Redis:
     """A fakeredis client; a non-empty ``name`` shares one in-process server."""
+    import fakeredis  # only the embedded store needs it (and Lua through lupa)
+
     if not _MEMORY_NAME.fullmatch(name):
         raise BadURL(f"memory store names are up to 64 of A-Z a-z 0-9 _ . -: {name!r}")
     if name:
