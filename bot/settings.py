@@ -59,7 +59,7 @@ class Settings:
         _require_url("TELEGRAM_API_URL", api_url, ("http", "https"))
 
         redis_url = get("REDIS_URL") or "redis://localhost:6379/0"
-        if redis_url != "memory://":
+        if not redis_url.startswith("memory://"):
             _require_url("REDIS_URL", redis_url, ("redis", "rediss", "unix"))
 
         webhook_url = get("WEBHOOK_URL")

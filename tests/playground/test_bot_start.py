@@ -10,5 +10,6 @@ async def test_start_in_private_chat(pg: ScenarioClient) -> None:
     mine = await alice.send("/start")
     assert mine.text == "/start" and not mine.from_bot
     reply = await alice.private.last_message()
-    assert reply.from_bot and "Tetrad" in (reply.text or "")
+    assert reply.from_bot and "Тетрадь" in (reply.text or "")  # alice reads Russian
     assert reply.message_id == mine.message_id + 1
+    assert "⚡ Точки с ботом" in sum(reply.button_texts, [])

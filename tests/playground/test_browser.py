@@ -22,7 +22,7 @@ async def test_start_with_the_real_bot(pg: ScenarioClient, tmp_path: Path) -> No
         try:
             await page.open_chat("Tetrad")
             await page.page.locator("#start-bot").click()  # the Start button of a new chat
-            answer = await page.wait_for_bot("Tetrad")
+            answer = await page.wait_for_bot("Тетрадь")
             assert "Точки" in await answer.inner_text()
             await page.send("/start")
             await page.bot_messages().nth(1).wait_for()

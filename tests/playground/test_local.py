@@ -42,7 +42,7 @@ async def test_serve_runs_the_bot_against_a_demo_world(monkeypatch) -> None:  # 
             assert any(c["title"] == "Friends" and c["bot_member"] for c in state["chats"])
             alice = await pg.user("alice")
             await alice.send("/start")
-            assert "Tetrad" in ((await alice.private.last_message()).text or "")
+            assert "Тетрадь" in ((await alice.private.last_message()).text or "")
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
