@@ -255,6 +255,11 @@ class Game(BaseGame[Move]):
         return None if self._stop is None else self._stop[1]
 
     @property
+    def stop_ply(self) -> int:
+        """How many moves had been played when STOP was called (0 without STOP)."""
+        return 0 if self._stop is None else self._stop[0]
+
+    @property
     def deadline(self) -> float | None:
         """When the STOP phase ends, on the caller's clock (None: no STOP or no limit)."""
         return None if self._stop is None else self._stop[2]

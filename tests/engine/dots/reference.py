@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 Point = tuple[int, int]
 ORTHO = ((0, -1), (1, 0), (0, 1), (-1, 0))
-ALL8 = ORTHO + ((1, -1), (1, 1), (-1, 1), (-1, -1))
+ALL8 = (*ORTHO, (1, -1), (1, 1), (-1, 1), (-1, -1))
 
 
 @dataclass
@@ -77,14 +77,12 @@ class Referee:
                 c = stack.pop()
                 for ex, ey in ORTHO:
                     q = (c[0] + ex, c[1] + ey)
-                    if -1 <= q[0] <= self.w and -1 <= q[1] <= self.h:
-                        if q not in border and q not in outside:
-                            outside.add(q)
-                            stack.append(q)
+                    inside_frame = -1 <= q[0] <= self.w and -1 <= q[1] <= self.h
+                    if inside_frame and q not in border and q not in outside:
+                        outside.add(q)
+                        stack.append(q)
             ring = frozenset(
-                b
-                for b in border
-                if any((b[0] + ex, b[1] + ey) in outside for ex, ey in ALL8)
+                b for b in border if any((b[0] + ex, b[1] + ey) in outside for ex, ey in ALL8)
             )
             if p not in ring:
                 continue
