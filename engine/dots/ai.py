@@ -133,9 +133,7 @@ def _opening(game: Game, legal: list[int], rng: random.Random) -> int | None:
                                i + b.stride + 1) if j in legal_set]  # fmt: skip
         if options:
             return min(options, key=lambda j: (abs(b.xs[j] - cx) + abs(b.ys[j] - cy), j))
-    near = [
-        i for i in legal if abs(b.xs[i] - cx) <= 1 and abs(b.ys[i] - cy) <= 1
-    ] or legal
+    near = [i for i in legal if abs(b.xs[i] - cx) <= 1 and abs(b.ys[i] - cy) <= 1] or legal
     return near[rng.randrange(len(near))]
 
 
@@ -244,9 +242,7 @@ def _shortlist(
 # -- hard: bandit search over capture-aware playouts ----------------------------------------------
 
 
-def _search(
-    game: Game, scored: list[tuple[float, int]], rng: random.Random, limit: float
-) -> int:
+def _search(game: Game, scored: list[tuple[float, int]], rng: random.Random, limit: float) -> int:
     deadline = time.perf_counter() + limit
     me = game.turn
     best_prior = scored[0][0]
@@ -262,10 +258,11 @@ def _search(
     while runs < budget and time.perf_counter() < deadline:
         runs += 1
         t = runs
+        explore = math.log(t + 1)
         arm = max(
             arms,
             key=lambda a: (
-                (total[a] + prior[a] * 3) / (n[a] + 3) + 1.2 * math.sqrt(math.log(t + 1) / (n[a] + 1))
+                (total[a] + prior[a] * 3) / (n[a] + 3) + 1.2 * math.sqrt(explore / (n[a] + 1))
             ),
         )
         n[arm] += 1

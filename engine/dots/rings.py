@@ -14,6 +14,7 @@ may run round a whole large group, is cut short as soon as the closed rings are 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 EMPTY = -1
@@ -53,6 +54,7 @@ class Board:
         self.encl = [bytearray(n), bytearray(n)]  # inside some ring a player once closed
         self.parent = [list(range(n)), list(range(n))]
         self.dirty = [False, False]  # a union–find that may over-merge after dots died
+        self.rebuilds = 0
         self.caught = [0, 0]  # enemy dots captured now, per player
         self.territory = [0, 0]  # points inside captured areas, per player
         self.free = width * height
@@ -74,6 +76,7 @@ class Board:
         b.encl = [bytearray(e) for e in self.encl]
         b.parent = [p[:] for p in self.parent]
         b.dirty = self.dirty[:]
+        b.rebuilds = 0
         b.caught, b.territory, b.free = self.caught[:], self.territory[:], self.free
         b.captures, b.bases = self.captures[:], self.bases[:]
         b.mark, b.stamp = [0] * len(self.mark), 0
@@ -105,17 +108,28 @@ class Board:
                     parent[rj] = ri
 
     def _rebuild(self, player: int) -> None:
+        """Label the player's live dots by component afresh (flat: every dot points at its
+        component's first dot)."""
         parent = self.parent[player] = list(range(len(self.dot)))
         w = self.walls[player]
-        s = self.stride
-        for i in range(s, len(w) - s):
-            if w[i]:
-                for j in (i - 1, i - s - 1, i - s, i - s + 1):
-                    if w[j]:
-                        ri, rj = self._find(parent, i), self._find(parent, j)
-                        if ri != rj:
-                            parent[rj] = ri
+        d = self.dirs
+        seen = bytearray(len(w))
+        for m in re.finditer(b"\x01", w):
+            root = m.start()
+            if seen[root]:
+                continue
+            seen[root] = 1
+            stack = [root]
+            while stack:
+                c = stack.pop()
+                parent[c] = root
+                for k in d:
+                    q = c + k
+                    if w[q] and not seen[q]:
+                        seen[q] = 1
+                        stack.append(q)
         self.dirty[player] = False
+        self.rebuilds += 1
 
     # -- ring detection ---------------------------------------------------------------------
 
@@ -158,13 +172,21 @@ class Board:
         # inside one, even a single side may be the shrunk remainder of the old face.
         if not gaps or (len(gaps) < 2 and not enclosed):
             return []
-        if self.dirty[player]:
-            self._rebuild(player)
+        # After dots died the union–find may join groups that are apart now: it then
+        # expects too many rings, which only makes the trace run on. So it is rebuilt only
+        # when a trace does run on.
         parent = self.parent[player]
         comps = len({self._find(parent, g) for g in groups})
         want = len(gaps) - comps
         if want <= 0 and not enclosed:
-            return []
+            if not self.dirty[player]:
+                return []
+            self._rebuild(player)
+            parent = self.parent[player]
+            want = len(gaps) - len({self._find(parent, g) for g in groups})
+            if want <= 0:
+                return []
+        patience = 48 * len(gaps)
         d, xs, ys = self.dirs, self.xs, self.ys
         # One walk per side: [cell, back direction, path, twice the signed area, open].
         walks = [[p, a, [p], 0, True] for a, _, _ in gaps]
@@ -197,6 +219,10 @@ class Board:
                     c = q
                 walk[0], walk[1], walk[3] = c, back, area2
                 steps += 32
+                if steps > patience and self.dirty[player]:
+                    self._rebuild(player)
+                    parent = self.parent[player]
+                    want = len(gaps) - len({self._find(parent, g) for g in groups})
                 if steps > limit:  # cannot happen on a consistent board
                     raise RuntimeError("ring trace did not close")
         rings = []
@@ -311,15 +337,16 @@ class Board:
         or ``-1`` when the dot would be captured at once inside an enemy empty base."""
         enemy = 1 - player
         w = self.walls[player]
-        if self.dirty[player]:
-            self._rebuild(player)  # before the probe dot is on the board
         self.dot[p] = player
         w[p] = 1
+        rebuilds = self.rebuilds
         try:
             rings = self.rings_through(p, player)
         finally:
             self.dot[p] = EMPTY
             w[p] = 0
+            if self.rebuilds != rebuilds:  # it labelled the probe dot too: not to be trusted
+                self.dirty[player] = True
         live = self.walls[enemy]
         total = 0
         seen: set[int] = set()

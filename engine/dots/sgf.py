@@ -8,7 +8,8 @@ column then row from the top-left: ``a``–``z`` = 0–25, ``A``–``Z`` = 26–
 Our own properties, which other readers ignore: ``RU[tetrad:start=zone;zone=8x15;
 grounding=1;scoring=territory]`` for the variant, ``XS[ply:player:deadline]`` for a STOP call
 (a reader may also infer STOP when one colour moves twice running) and ``XR[reason]`` when the
-result came by agreement or at the end of a STOP phase. With ``rings=True`` a move that closes
+result came by agreement, at the end of a STOP phase or by grounding (a drawn
+result reads ``0`` and would not say how). With ``rings=True`` a move that closes
 rings carries them after the point, ``B[hj.ghhiijhk]``; a ring that caught an intruder in an
 empty base is written on its owner's next move, as tournament records credit it. Readers of
 this module ignore everything after the point's two letters, so rules decide captures.
@@ -58,7 +59,7 @@ def write_sgf(game: Game, *, rings: bool = False) -> str:
     result = game.result
     if result is not None:
         root.append(f"RE[{_result_text(result)}]")
-        if result.reason in ("agreement", "stop"):
+        if result.reason in ("agreement", "stop", "ground"):
             root.append(f"XR[{result.reason}]")
     credited: dict[int, list[tuple[tuple[int, int], ...]]] = {}
     if rings:
@@ -251,7 +252,7 @@ def _apply_result(game: Game, root: dict[str, list[str]]) -> None:
         game.resign(1 - winner)  # type: ignore[operator]
     elif how in ("T", "TIME"):
         game.timeout(1 - winner)  # type: ignore[operator]
-    elif how == "G":
+    elif how == "G" or reason == "ground":
         game.ground(game.turn)
     elif reason == "stop" and game.stopped_by is not None:
         game.finish_stop()

@@ -9,7 +9,7 @@ import pytest
 from engine.dots import Game, Move
 from engine.dots.ai import choose_move
 
-from .helpers import board, diamond, moves, play
+from .helpers import board, moves, play
 
 
 def _best_gain(game: Game, player: int) -> int:
