@@ -43,6 +43,7 @@ def choose_move(
     legal = game.legal_indices()
     if not legal:
         raise ValueError("no legal move: the game is over")
+    started = time.perf_counter()
     rng = random.Random(seed)
     b = game._board
     me = game.turn
@@ -59,7 +60,11 @@ def choose_move(
             i = scored[0][1]
         else:
             limit = default_time(game) if time_limit is None else time_limit
-            i = _search(game, scored, rng, limit)
+            deadline = started + limit
+            forced = _forcing(game, deadline - 0.5 * (deadline - time.perf_counter()))
+            if forced is not None:
+                scored = _with_forcing(game, scored, forced)
+            i = _search(game, scored, rng, deadline)
     assert b.is_free(i) and me == game.turn
     return _move(b, i)
 
@@ -242,8 +247,9 @@ def _shortlist(
 # -- hard: bandit search over capture-aware playouts ----------------------------------------------
 
 
-def _search(game: Game, scored: list[tuple[float, int]], rng: random.Random, limit: float) -> int:
-    deadline = time.perf_counter() + limit
+def _search(
+    game: Game, scored: list[tuple[float, int]], rng: random.Random, deadline: float
+) -> int:
     me = game.turn
     best_prior = scored[0][0]
     arms = [i for _, i in scored]
@@ -255,7 +261,11 @@ def _search(game: Game, scored: list[tuple[float, int]], rng: random.Random, lim
     budget = 24 * len(arms)
     depth = 10 if game.width * game.height <= 400 else 14
     runs = 0
-    while runs < budget and time.perf_counter() < deadline:
+    slowest = 0.0
+    while runs < budget:
+        now = time.perf_counter()
+        if now + slowest > deadline:
+            break
         runs += 1
         t = runs
         explore = math.log(t + 1)
@@ -267,7 +277,104 @@ def _search(game: Game, scored: list[tuple[float, int]], rng: random.Random, lim
         )
         n[arm] += 1
         total[arm] += _playout(game, arm, me, rng, depth)
+        slowest = max(slowest, time.perf_counter() - now)
     return max(arms, key=lambda a: ((total[a] + prior[a] * 3) / (n[a] + 3), -arms.index(a)))
+
+
+# -- hard: forcing sequences (ladders) -----------------------------------------------------------
+
+FORCING_DEPTH = 6  # our threatening moves in one line
+FORCING_WIDTH = 5  # threatening moves tried at each step
+
+
+def _forcing(game: Game, deadline: float) -> tuple[int, int] | None:
+    """A line of capture threats the opponent can only answer by blocking, ending in a
+    capture they cannot stop (a ladder, or a double threat): (first move, dots it wins).
+
+    Our moves are those that leave a capture threat; the opponent's answers are every point
+    where we threaten, and any capture of their own. None when no such line is found in time.
+    """
+    me = game.turn
+    base = _material(game._board, me)
+    best: tuple[int, int] | None = None
+    for m in _threat_moves(game, me):
+        if time.perf_counter() > deadline:
+            break
+        won = _forced(game, m, me, FORCING_DEPTH, deadline)
+        if won is not None and won - base > 0 and (best is None or won - base > best[1]):
+            best = (m, won - base)
+    return best
+
+
+def _threat_moves(game: Game, me: int) -> list[int]:
+    """Our moves near the action that leave a capture threat, biggest threat first."""
+    b = game._board
+    cells: set[int] = set()
+    for j in _recent(game, 4):
+        cells.update(_neighbours(b, j, 2))
+    scored = []
+    for m in sorted(cells):
+        if b.gain(m, me) != 0:
+            continue  # immediate captures and suicides are the shortlist's business
+        after = b.copy()
+        after.place(m, me, game.ply)
+        threats = _threats(after, me, _neighbours(after, m, 2))
+        if threats:
+            scored.append((-max(threats.values()), -len(threats), m))
+    scored.sort()
+    return [m for _, _, m in scored[:FORCING_WIDTH]]
+
+
+def _forced(game: Game, m: int, me: int, depth: int, deadline: float) -> int | None:
+    """Our material at the end of the line that starts with ``m`` when every answer the
+    opponent has fails, else None."""
+    g = game.copy()
+    g.play_index(m)
+    if g.over:
+        return None
+    b = g._board
+    mine = _threats(b, me, _neighbours(b, m, 2))
+    if not mine:
+        return None
+    answers = set(mine) | set(_threats(b, 1 - me, _neighbours(b, m, 3)))
+    worst: int | None = None
+    for r in sorted(answers):
+        if time.perf_counter() > deadline:
+            return None
+        h = g.copy()
+        h.play_index(r)
+        if h.over:
+            return None
+        hb = h._board
+        take = _threats(hb, me, [q for q in mine if hb.is_free(q)])
+        if take:  # the answer did not cover every threat: capture now
+            q = max(take, key=lambda k: (take[k], -k))
+            h.play_index(q)
+            result = _material(hb, me)
+        elif depth > 1:
+            follow = [_forced(h, m2, me, depth - 1, deadline) for m2 in _threat_moves(h, me)]
+            wins = [w for w in follow if w is not None]
+            if not wins:
+                return None
+            result = max(wins)
+        else:
+            return None
+        worst = result if worst is None else min(worst, result)
+    return worst
+
+
+def _with_forcing(
+    game: Game, scored: list[tuple[float, int]], forced: tuple[int, int]
+) -> list[tuple[float, int]]:
+    """Put a forcing move on the shortlist, scored for the dots it wins; the one-ply score
+    still prefers another move when it sees a bigger loss elsewhere."""
+    m, won = forced
+    b = game._board
+    me = game.turn
+    opp = _threats(b, 1 - me, _local(game, game.legal_indices()))
+    value = _evaluate(game, m, opp, _material(b, me)) + 10.0 * won
+    rest = [(s, i) for s, i in scored if i != m]
+    return sorted([(value, m), *rest], reverse=True)
 
 
 def _playout(game: Game, first: int, me: int, rng: random.Random, depth: int) -> float:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 from engine.dots import Game, Move
-from engine.dots.ai import choose_move
+from engine.dots.ai import _forcing, choose_move
 
 from .helpers import board, moves, play
 
@@ -111,3 +112,29 @@ def test_bad_calls() -> None:
     with pytest.raises(ValueError):
         choose_move(g, "easy")
     assert Move(0, 0) not in g.legal_moves()
+
+
+# A 12x12 middle game (from easy-vs-easy play) where A, to move, wins 3 dots by a line of
+# threats: after g2 (6, 10) every answer of B still loses 3 (checked against all replies).
+FORCING_LINE = (
+    "g6 f7 g8 h7 g7 h6 f6 g5 f5 e6 h5 g4 e7 f8 h4 e5 i6 i5 h8 i7 d6 j6 f4 g3 h3 d7 e8 f9 g9 h9 "
+    "i4 g10 i8 i3 j7 j8 h10 k7 i9 e4"
+)
+
+
+def test_hard_reads_a_forcing_line() -> None:
+    g = Game(12, 12)
+    for text in FORCING_LINE.split():
+        g.play(g.parse_move(text))
+    assert g.turn == 0 and _best_gain(g, 0) == 0  # nothing to take at once
+    m = choose_move(g, "hard", seed=1, time_limit=3.0)
+    assert m == Move(6, 10)
+    g.play(m)
+    near = [r for r in g.legal_moves() if abs(r.x - 6) <= 3 and abs(r.y - 10) <= 3]
+    for r in near:  # whatever B answers nearby, A can capture at once or go on threatening
+        h = g.copy()
+        h.play(r)
+        if _best_gain(h, 0) > 0:
+            continue
+        line = _forcing(h, time.perf_counter() + 2.0)
+        assert line is not None and line[1] > 0, f"B's answer {h.format_move(r)} stopped it"
