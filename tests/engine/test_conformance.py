@@ -18,6 +18,12 @@ from . import tally  # noqa: F401  (placeholder game until the real engines regi
 # Options to try per game kind: small boards so a whole random game runs fast, plus variety.
 CONFIGS: dict[str, list[dict[str, Any]]] = {
     "tally": [{"pile": 1}, {"pile": 9}, {"preset": "small"}],
+    "dots": [
+        {"width": 5, "height": 5},
+        {"width": 7, "height": 6, "start": "cross", "scoring": "territory"},
+        {"width": 9, "height": 9, "start": "zone", "zone_width": 3, "zone_height": 5},
+        {"width": 6, "height": 8, "grounding": True},
+    ],
 }
 SEEDS = range(3)
 MOVES_CHECKED_PER_PLY = 12
