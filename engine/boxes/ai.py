@@ -11,8 +11,8 @@
   over the same capture rules, deepened while the budget lasts.
 
 A pure function of (game, level, seed, time_limit): budgets are counted in search nodes
-(calibrated to the time limit), so one seed gives one move on any machine. A wall-clock stop
-at twice the limit guards very slow machines.
+(calibrated to the time limit), so one seed gives one move on any machine that is not much
+slower than a busy 2-core one; a wall-clock stop at the limit guards slower machines.
 """
 
 from __future__ import annotations
@@ -28,8 +28,12 @@ from engine.boxes.tables import table_for
 
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_TIME_LIMIT = {"easy": 0.2, "medium": 0.5, "hard": 1.5}
-# Search nodes per second of budget, measured on a slow 2-core machine (pure Python).
-NODES_PER_SECOND = 80_000
+# Search nodes per second of budget: about what a busy 2-core machine manages on 5×5.
+NODES_PER_SECOND = 50_000
+# Hard tries the exact search when at most this many lines remain, or when few safe lines
+# remain (the search grows with the safe lines; with many of them it cannot finish).
+EXACT_LINES = 30
+EXACT_SAFE_LINES = 8
 LONG = 3  # a chain of three or more boxes is long: its owner can hand back two
 
 
@@ -254,7 +258,10 @@ class Position(Searcher):
         return lines
 
     def hard(self, rng: random.Random, limit: float) -> int:
-        exact = self.exact_lines(limit)
+        exact = None
+        remaining = self.board.full.bit_count() - self.drawn.bit_count()
+        if remaining <= EXACT_LINES or len(self.safe_lines()) <= EXACT_SAFE_LINES:
+            exact = self.exact_lines(limit)
         if exact is not None:
             return rng.choice(exact)
         return self.medium(rng)
@@ -265,7 +272,7 @@ class Position(Searcher):
         if table is not None and self.drawn.bit_count() < table.max_lines:
             return self.table_lines()
         self.node_limit = int(limit * NODES_PER_SECOND)
-        self.deadline = time.monotonic() + 2 * limit
+        self.deadline = time.monotonic() + limit
         try:
             _, lines = self.best_lines()
         except OutOfBudget:
@@ -299,7 +306,7 @@ class Position(Searcher):
         rng.shuffle(moves)
         moves.sort(key=lambda m: self._order(m))
         self.node_limit = int(limit * NODES_PER_SECOND)
-        self.deadline = time.monotonic() + 2 * limit
+        self.deadline = time.monotonic() + limit
         best_move = moves[0]
         depth = 1
         try:

@@ -18,6 +18,15 @@ from . import tally  # noqa: F401  (placeholder game until the real engines regi
 # Options to try per game kind: small boards so a whole random game runs fast, plus variety.
 CONFIGS: dict[str, list[dict[str, Any]]] = {
     "tally": [{"pile": 1}, {"pile": 9}, {"preset": "small"}],
+    "boxes": [
+        {"rows": 1, "cols": 1},
+        {"rows": 2, "cols": 3},
+        {"rows": 3, "cols": 3, "players": 3},
+        {"shape": "frame"},
+        {"mask": ["#.#", "###"], "players": 4},
+        {"rows": 2, "cols": 2, "players": 4},
+        {"preset": "quick"},
+    ],
 }
 SEEDS = range(3)
 MOVES_CHECKED_PER_PLY = 12
