@@ -39,6 +39,9 @@ class Board:
         self.full = sum(1 << n for n in self.lines)
         self.symmetries = self._symmetries()
         self._chunks = self._chunk_tables()
+        # Deep into a big board symmetric twins are rare and the reduction costs more than it
+        # saves: positions with more lines than this are their own key.
+        self.symmetric_upto = self.nlines if self.nlines <= 40 else 16
 
     # -- numbering ----------------------------------------------------------------------
 
@@ -120,6 +123,8 @@ class Board:
 
     def canonical(self, drawn: int) -> int:
         """The smallest image of a position under the board's symmetries (a table key)."""
+        if drawn.bit_count() > self.symmetric_upto:
+            return drawn
         best = drawn
         for per_sym in self._chunks:
             img = 0
