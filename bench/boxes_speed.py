@@ -5,8 +5,9 @@
    3×3 within a minute), with node counts.
 3. ``choose_move(hard)`` on 5×5 over whole games against the safe-move greedy baseline:
    p50 / p95 / max seconds per move (target: p95 ≤ 2 s), plus the ply from which the exact
-   search finished (the engine's value, not a time). One process; timings on a shared 2-core
-   machine are noisy.
+   search finished (the engine's value, not a time).
+4. Positions with 30 lines left on 5×5: how often the exact search fits hard's budget.
+One process; timings on a shared 2-core machine are noisy.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import statistics
 import time
 
 from engine.boxes import Game
-from engine.boxes.ai import Position, choose_move
+from engine.boxes.ai import DEFAULT_TIME_LIMIT, Position, choose_move
 from engine.boxes.solver import Searcher
 
 from .boxes_arena import baseline_move
@@ -90,9 +91,38 @@ def bench_hard(games: int) -> None:
     print(f"  exact search first finished with {sorted(exact_from)} lines left (per game)")
 
 
+def bench_exact30(positions: int) -> None:
+    """How often hard's exact search finishes within its budget with 30 lines left, on
+    positions from safe-move greedy play with 30% random lines mixed in (odder than real
+    play, so harder)."""
+    within, times = 0, []
+    for i in range(positions):
+        rng = random.Random(i)
+        g = Game(5, 5)
+        while len(g.legal_moves()) > 30:
+            if rng.random() < 0.3:
+                g.play(rng.choice(g.legal_moves()))
+            else:
+                g.play(g.line_move(baseline_move(g, "greedy", rng)))
+        pos = Position(g)
+        t = time.perf_counter()
+        within += pos.exact_lines(DEFAULT_TIME_LIMIT["hard"]) is not None
+        times.append(time.perf_counter() - t)
+        full = Position(g)
+        t = time.perf_counter()
+        full.best_lines()
+        times[-1] = time.perf_counter() - t
+    times.sort()
+    print(
+        f"5×5 with 30 lines left, {positions} mixed-play positions: exact within hard's budget "
+        f"{within}/{positions}; unbounded solve p50 {statistics.median(times):.3f} s, "
+        f"max {times[-1]:.3f} s"
+    )
+
+
 def _solved(g: Game) -> bool:
     pos = Position(g)
-    return pos.exact_lines(1.5) is not None
+    return pos.exact_lines(DEFAULT_TIME_LIMIT["hard"]) is not None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_play(20)
     bench_solve([(2, 4)] if args.quick else [(2, 4), (3, 3)])
     bench_hard(args.games)
+    bench_exact30(30)
     return 0
 
 
