@@ -2,9 +2,10 @@
 
 ``python -m bench.boxes_arena [--games 40] [--size 5] [--levels easy,medium,hard]``
 
-Baselines: *random* (any undrawn line) and *greedy*, the safe-move greedy player: it takes
+Baselines: *random* (any undrawn line); *greedy*, the safe-move greedy player: it takes
 every box it can, never draws a third side of a box while another line exists, and otherwise
-draws a random line. Each pairing plays ``--games`` games, the AI moving first in half of
+draws a random line; *greedy-small*, the same but it then gives away the fewest boxes it can
+(it never hands back two, so it never keeps control). Each pairing plays ``--games`` games, the AI moving first in half of
 them, on at most two worker processes. Prints wins/draws/losses, the win rate and the mean
 margin (AI boxes minus baseline boxes).
 """
@@ -19,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from engine.boxes import Game
 from engine.boxes.ai import Position, choose_move
 
-BASELINES = ("random", "greedy")
+BASELINES = ("random", "greedy", "greedy-small")
 
 
 def baseline_move(game: Game, name: str, rng: random.Random) -> int:
@@ -29,7 +30,12 @@ def baseline_move(game: Game, name: str, rng: random.Random) -> int:
     n = pos.any_capture()
     if n is not None:
         return n
-    return rng.choice(pos.safe_lines() or pos.undrawn())
+    safe = pos.safe_lines()
+    if safe:
+        return rng.choice(safe)
+    if name == "greedy-small":
+        return pos.cheapest_sacrifice(rng)
+    return rng.choice(pos.undrawn())
 
 
 def play_one(args: tuple[str, str, int, int, int]) -> tuple[int, float, int]:
@@ -61,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"boxes arena: {args.size}x{args.size}, {args.games} games per pairing")
     print(
-        f"{'level':<7} {'vs':<7} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'win%':>6} "
+        f"{'level':<7} {'vs':<12} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'win%':>6} "
         f"{'margin':>7} {'slowest move':>13} {'time':>7}"
     )
     with ProcessPoolExecutor(max_workers=min(2, args.workers)) as pool:
@@ -76,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                 losses = len(margins) - wins - draws
                 slowest = max(s for _, s, _ in results)
                 print(
-                    f"{level:<7} {baseline:<7} {len(margins):>5} {wins:>4} {draws:>4} "
+                    f"{level:<7} {baseline:<12} {len(margins):>5} {wins:>4} {draws:>4} "
                     f"{losses:>4} {100 * wins / len(margins):>5.1f}% "
                     f"{sum(margins) / len(margins):>+7.2f} {slowest:>12.2f}s "
                     f"{time.perf_counter() - t0:>6.0f}s",
