@@ -5,9 +5,9 @@
 Baselines: *random* (any undrawn line); *greedy*, the safe-move greedy player: it takes
 every box it can, never draws a third side of a box while another line exists, and otherwise
 draws a random line; *greedy-small*, the same but it then gives away the fewest boxes it can
-(it never hands back two, so it never keeps control). Each pairing plays ``--games`` games, the AI moving first in half of
-them, on at most two worker processes. Prints wins/draws/losses, the win rate and the mean
-margin (AI boxes minus baseline boxes).
+(it never hands back two, so it never keeps control). Each pairing plays ``--games`` games,
+the AI moving first in half of them, on at most two worker processes. Prints wins, draws,
+losses, the win rate and the mean margin (AI boxes minus baseline boxes).
 """
 
 from __future__ import annotations
