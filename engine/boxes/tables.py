@@ -19,7 +19,10 @@ from engine.boxes.board import Board
 
 DATA = Path(__file__).resolve().parent / "data"
 # Boards (masks) that have a shipped table, and its file name.
-SHIPPED: dict[tuple[str, ...], str] = {("###", "###", "###"): "3x3.json.gz"}
+SHIPPED: dict[tuple[str, ...], str] = {
+    ("###", "###", "###"): "3x3.json.gz",
+    ("###", "#.#", "###"): "frame.json.gz",  # the named shape "frame"
+}
 
 
 class Table:

@@ -115,12 +115,21 @@ BOTH = -1
 
 
 @pytest.mark.parametrize(
-    ("size", "seat"), [((3, 3), 0), ((3, 3), 1), ((3, 3), BOTH), ((2, 3), 0), ((3, 2), 1)]
+    ("options", "seat"),
+    [
+        ({"rows": 3, "cols": 3}, 0),
+        ({"rows": 3, "cols": 3}, 1),
+        ({"rows": 3, "cols": 3}, BOTH),
+        ({"rows": 2, "cols": 3}, 0),
+        ({"rows": 3, "cols": 2}, 1),
+        ({"rows": 1, "cols": 3}, BOTH),
+        ({"shape": "frame"}, BOTH),
+    ],
 )
-def test_hard_is_perfect_on_small_boards(size: tuple[int, int], seat: int) -> None:
+def test_hard_is_perfect_on_small_boards(options: dict, seat: int) -> None:
     """Every move hard makes keeps the exact value, from the very first move."""
-    rng = random.Random(size[0] * 10 + seat)
-    g = Game(*size)
+    rng = random.Random(seat)
+    g = Game(**options)
     while not g.over:
         if seat in (g.turn, BOTH):
             m = choose_move(g, "hard", seed=g.ply)
