@@ -13,16 +13,22 @@ import pytest
 import engine
 from engine import GAMES, BadNotation, GameOver, IllegalMove
 
-from . import tally  # noqa: F401  (placeholder game until the real engines register)
-
 # Options to try per game kind: small boards so a whole random game runs fast, plus variety.
 CONFIGS: dict[str, list[dict[str, Any]]] = {
-    "tally": [{"pile": 1}, {"pile": 9}, {"preset": "small"}],
     "dots": [
         {"width": 5, "height": 5},
         {"width": 7, "height": 6, "start": "cross", "scoring": "territory"},
         {"width": 9, "height": 9, "start": "zone", "zone_width": 3, "zone_height": 5},
         {"width": 6, "height": 8, "grounding": True},
+    ],
+    "boxes": [
+        {"rows": 1, "cols": 1},
+        {"rows": 2, "cols": 3},
+        {"rows": 3, "cols": 3, "players": 3},
+        {"shape": "frame"},
+        {"mask": ["#.#", "###"], "players": 4},
+        {"rows": 2, "cols": 2, "players": 4},
+        {"preset": "quick"},
     ],
 }
 SEEDS = range(3)
