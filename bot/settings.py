@@ -29,6 +29,7 @@ class Settings:
     port: int
     log_level: str
     default_language: str
+    ai_time_scale: float = 1.0
 
     @property
     def base_url(self) -> str:
@@ -83,6 +84,16 @@ class Settings:
         if language not in LANGUAGES:
             raise SettingsError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
 
+        scale_text = get("AI_TIME_SCALE") or "1"
+        try:
+            ai_time_scale = float(scale_text)
+        except ValueError:
+            ai_time_scale = -1.0
+        if not 0 < ai_time_scale <= 10:
+            raise SettingsError(
+                f"AI_TIME_SCALE must be a number above 0 and up to 10, not {scale_text!r}"
+            )
+
         return cls(
             token=token,
             api_url=api_url,
@@ -92,6 +103,7 @@ class Settings:
             port=int(port_text),
             log_level=log_level,
             default_language=language,
+            ai_time_scale=ai_time_scale,
         )
 
 

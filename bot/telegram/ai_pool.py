@@ -20,20 +20,24 @@ import engine
 TIME_LIMITS = {"easy": 0.3, "medium": 0.8, "hard": 1.5}
 
 
-def think(state: dict[str, Any], level: str, seed: int | None) -> tuple[str, float]:
+def think(
+    state: dict[str, Any], level: str, seed: int | None, time_scale: float = 1.0
+) -> tuple[str, float]:
     """Worker entry point: the chosen move in notation, and the seconds spent."""
     started = time.perf_counter()
     game = engine.load(state)
     ai = importlib.import_module(f"engine.{game.kind}.ai")
-    move = ai.choose_move(game, level=level, seed=seed, time_limit=TIME_LIMITS.get(level))
+    limit = TIME_LIMITS.get(level, 1.0) * time_scale
+    move = ai.choose_move(game, level=level, seed=seed, time_limit=limit)
     return game.format_move(move), time.perf_counter() - started
 
 
 class AIPool:
     """A small process pool shared by every match of this bot process."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, time_scale: float = 1.0) -> None:
         self.workers = workers or max(1, min(2, os.cpu_count() or 1))
+        self.time_scale = time_scale
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -47,7 +51,9 @@ class AIPool:
         self, state: dict[str, Any], level: str, seed: int | None = None
     ) -> tuple[str, float]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), think, state, level, seed)
+        return await loop.run_in_executor(
+            self._executor(), think, state, level, seed, self.time_scale
+        )
 
     def close(self) -> None:
         if self._pool is not None:

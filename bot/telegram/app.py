@@ -66,7 +66,7 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     settings: Settings = app.bot_data["settings"]
     store = await storage.connect(settings.redis_url)
-    svc = Services(settings=settings, store=store, ai=AIPool())
+    svc = Services(settings=settings, store=store, ai=AIPool(time_scale=settings.ai_time_scale))
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
     app.bot_data["svc"] = svc

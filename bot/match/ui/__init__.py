@@ -6,6 +6,7 @@ Telegram adapter never branch on the game kind.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -53,6 +54,6 @@ def register(kind: str, ui: GameUI) -> None:
 
 
 def get(kind: str) -> GameUI:
-    if not _REGISTRY:
-        from bot.match.ui import boxes, dots, sprouts  # noqa: F401  (registers)
+    if kind not in _REGISTRY:
+        importlib.import_module(f"bot.match.ui.{kind}")  # the module registers itself
     return _REGISTRY[kind]
