@@ -35,6 +35,7 @@ NODES_PER_SECOND = 100_000
 # remain (the search grows with the safe lines; with many of them it cannot finish).
 EXACT_LINES = 30
 EXACT_SAFE_LINES = 8
+EXACT_MAX_LINES = 44  # beyond this even few safe lines leave too much to search
 LONG = 3  # a chain of three or more boxes is long: its owner can hand back two
 
 
@@ -261,7 +262,9 @@ class Position(Searcher):
     def hard(self, rng: random.Random, limit: float) -> int:
         exact = None
         remaining = self.board.full.bit_count() - self.drawn.bit_count()
-        if remaining <= EXACT_LINES or len(self.safe_lines()) <= EXACT_SAFE_LINES:
+        if remaining <= EXACT_LINES or (
+            remaining <= EXACT_MAX_LINES and len(self.safe_lines()) <= EXACT_SAFE_LINES
+        ):
             exact = self.exact_lines(limit)
         if exact is not None:
             return rng.choice(exact)
