@@ -1,4 +1,4 @@
-"""Win rates of each AI level against two baselines on Dots and Boxes.
+"""Win rates of each AI level against three baselines on Dots and Boxes.
 
 ``python -m bench.boxes_arena [--games 40] [--size 5] [--levels easy,medium,hard]``
 

@@ -35,6 +35,7 @@ NODES_PER_SECOND = 100_000
 # remain (the search grows with the safe lines; with many of them it cannot finish).
 EXACT_LINES = 30
 EXACT_SAFE_LINES = 8
+EXACT_MAX_LINES = 44  # beyond this even few safe lines leave too much to search
 LONG = 3  # a chain of three or more boxes is long: its owner can hand back two
 
 
@@ -93,17 +94,26 @@ class Position(Searcher):
         sides, lb = self.sides, self.line_boxes
         return [n for n in self.undrawn() if all(sides[b] < 2 for b in lb[n])]
 
-    def giveaway(self, n: int) -> int:
-        """How many boxes the opponent can take in a row after we draw ``n``."""
-        k0 = self.draw(n)
+    def eat(self) -> tuple[int, list[int]]:
+        """Take every box capturable in a row; return the boxes taken and the lines drawn
+        (undo with :meth:`uneat`)."""
         taken: list[int] = []
         total = 0
         while self.three:
             m = self.open_side(min(self.three))
             total += self.draw(m)
             taken.append(m)
+        return total, taken
+
+    def uneat(self, taken: list[int]) -> None:
         for m in reversed(taken):
             self.undraw(m)
+
+    def giveaway(self, n: int) -> int:
+        """How many boxes the opponent can take in a row after we draw ``n``."""
+        k0 = self.draw(n)
+        total, taken = self.eat()
+        self.uneat(taken)
         self.undraw(n)
         return total - k0
 
@@ -163,7 +173,7 @@ class Position(Searcher):
         if n is not None:
             return n
         if self.three:
-            return self.endgame_capture(rng)
+            return self.endgame_capture()
         safe = self.safe_lines()
         if safe:
             return self.chain_rule_line(safe, rng)
@@ -171,14 +181,10 @@ class Position(Searcher):
             return rng.choice(self.loony_best())
         return self.cheapest_sacrifice(rng)
 
-    def endgame_capture(self, rng: random.Random) -> int:
+    def endgame_capture(self) -> int:
         """Facing a chain being eaten: take it, or hand back the last two when that keeps
         control (decided exactly once only chains and loops remain, else by the chain rule)."""
-        captures = []
-        for b in sorted(self.three):
-            n = self.open_side(b)
-            captures.append(n)
-        n = captures[0]
+        n = self.open_side(min(self.three))
         # Only the last two boxes of the last open chain are worth declining.
         if len(self.three) > 1 or self.giveaway_after(n) != 1:
             return n
@@ -196,14 +202,8 @@ class Position(Searcher):
     def giveaway_after(self, n: int) -> int:
         """Boxes still capturable in a row after taking with line ``n``."""
         self.draw(n)
-        taken: list[int] = []
-        total = 0
-        while self.three:
-            m = self.open_side(min(self.three))
-            total += self.draw(m)
-            taken.append(m)
-        for m in reversed(taken):
-            self.undraw(m)
+        total, taken = self.eat()
+        self.uneat(taken)
         self.undraw(n)
         return total
 
@@ -227,12 +227,7 @@ class Position(Searcher):
 
     def loony_or_none(self, *, mover_opens: bool) -> int | None:
         """Net for us once the capture sequence ends, if only chains and loops remain."""
-        taken: list[int] = []
-        gained = 0
-        while self.three:
-            m = self.open_side(min(self.three))
-            gained += self.draw(m)
-            taken.append(m)
+        gained, taken = self.eat()
         try:
             if self.safe_lines() or not all(self.sides[b] in (2, 4) for b in self.boxes):
                 return None
@@ -241,8 +236,7 @@ class Position(Searcher):
                 return gained + v  # we took, then we open
             return -(gained + v)  # the opponent takes the two and opens
         finally:
-            for m in reversed(taken):
-                self.undraw(m)
+            self.uneat(taken)
 
     def long_chains_after(self, n: int) -> int:
         return self._after(n, self.long_chains)
@@ -261,7 +255,9 @@ class Position(Searcher):
     def hard(self, rng: random.Random, limit: float) -> int:
         exact = None
         remaining = self.board.full.bit_count() - self.drawn.bit_count()
-        if remaining <= EXACT_LINES or len(self.safe_lines()) <= EXACT_SAFE_LINES:
+        if remaining <= EXACT_LINES or (
+            remaining <= EXACT_MAX_LINES and len(self.safe_lines()) <= EXACT_SAFE_LINES
+        ):
             exact = self.exact_lines(limit)
         if exact is not None:
             return rng.choice(exact)

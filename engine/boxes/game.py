@@ -392,6 +392,10 @@ class Game(BaseGame[Move]):
             g._result = GameResult.from_json(data["end"])
         return g
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle as the compact record (for the AI process pool), not the board tables.
+        return (type(self).from_json, (self.to_json(),))
+
     def copy(self) -> Self:
         g = object.__new__(type(self))
         g.__dict__.update(self.__dict__)

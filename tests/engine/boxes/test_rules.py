@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -286,6 +287,14 @@ def test_json_round_trip_and_bad_records() -> None:
     for record in bad:
         with pytest.raises(BadRecord):
             Game.from_json(record)
+
+
+def test_pickles_as_its_record() -> None:
+    g = Game(shape="heart", players=3)
+    engine.random_playout(g, random.Random(5), max_moves=15)
+    data = pickle.dumps(g)
+    assert len(data) < 1000  # the record, not the board's tables
+    assert pickle.loads(data).to_json() == g.to_json()
 
 
 def test_copy_is_independent() -> None:
