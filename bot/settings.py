@@ -30,6 +30,7 @@ class Settings:
     log_level: str
     default_language: str
     ai_time_scale: float = 1.0
+    group_edits_per_minute: float = 20.0
 
     @property
     def base_url(self) -> str:
@@ -94,6 +95,16 @@ class Settings:
                 f"AI_TIME_SCALE must be a number above 0 and up to 10, not {scale_text!r}"
             )
 
+        rate_text = get("GROUP_EDITS_PER_MINUTE") or "20"
+        try:
+            group_rate = float(rate_text)
+        except ValueError:
+            group_rate = 0.0
+        if group_rate <= 0:
+            raise SettingsError(
+                f"GROUP_EDITS_PER_MINUTE must be a positive number, not {rate_text!r}"
+            )
+
         return cls(
             token=token,
             api_url=api_url,
@@ -104,6 +115,7 @@ class Settings:
             log_level=log_level,
             default_language=language,
             ai_time_scale=ai_time_scale,
+            group_edits_per_minute=group_rate,
         )
 
 

@@ -478,7 +478,16 @@ class UserHandle:
             message = await (chat or self.private).last_with_buttons()
         return await self._press(message, row, col, settle)
 
-    async def _press(self, message: MessageView, row: int, col: int, settle: bool) -> Popup | None:
+    async def forge(
+        self, message: MessageView, data: str, row: int = 0, col: int = 0
+    ) -> Popup | None:
+        """Press a button of ``message`` but send ``data`` instead of its callback data, as a
+        modified client could."""
+        return await self._press(message, row, col, True, data)
+
+    async def _press(
+        self, message: MessageView, row: int, col: int, settle: bool, data: str | None = None
+    ) -> Popup | None:
         body = {
             "user": self.id,
             "chat": message.chat,
@@ -486,6 +495,7 @@ class UserHandle:
             "row": row,
             "col": col,
             "wait": self.client.timeout if settle else 0,
+            "data": data,
         }
         data = await self.client._post("/pg/press", body)
         await self._after(settle)

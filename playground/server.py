@@ -314,7 +314,12 @@ class Emulator:
         w = self.world
         seq = w.seq
         query, button = w.press(
-            w.user(b["user"]), w.chat(b["chat"]), int(b["message_id"]), int(b["row"]), int(b["col"])
+            w.user(b["user"]),
+            w.chat(b["chat"]),
+            int(b["message_id"]),
+            int(b["row"]),
+            int(b["col"]),
+            b.get("data"),
         )
         out: dict[str, Any] = {"button": button, "query": query.id if query else None}
         if query is not None:

@@ -449,9 +449,18 @@ class World:
         return False
 
     def press(
-        self, user: User, chat: Chat, message_id: int, row: int, col: int
+        self,
+        user: User,
+        chat: Chat,
+        message_id: int,
+        row: int,
+        col: int,
+        forged: str | None = None,
     ) -> tuple[CallbackQuery | None, dict[str, Any]]:
-        """Press an inline button; a callback button makes a callback query for the bot."""
+        """Press an inline button; a callback button makes a callback query for the bot.
+
+        ``forged`` replaces the button's data, as a modified client could: the bot must
+        refuse such data without changing anything."""
         if user.id not in chat.members:
             raise PlaygroundError(f"{user.username} is not in this chat")
         msg = chat.messages.get(message_id)
@@ -477,7 +486,7 @@ class World:
             "id": query.id,
             "from": user.to_api(),
             "chat_instance": chat.instance,
-            "data": button["callback_data"],
+            "data": button["callback_data"] if forged is None else forged,
         }
         if msg.inline_message_id:
             payload["inline_message_id"] = msg.inline_message_id

@@ -25,11 +25,16 @@ from bot.match import turns, views
 from bot.match.actions import Action, Actor, AIMove, Refused
 from bot.match.effects import AITurn, Effect, Finished, Popup, Refresh, Say
 from bot.match.model import BadMatchRecord, Match
+from bot.telegram.ai_pool import TIME_LIMITS
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
-AI_LEASE = 120.0  # seconds; renewed while thinking, expires if this process dies
+
+
+def ai_lease(svc: Services) -> float:
+    """How long one AI turn may hold its lease before another process may take over."""
+    return 5.0 + 4 * max(TIME_LIMITS.values()) * svc.ai.time_scale
 
 
 @dataclass
@@ -242,13 +247,19 @@ async def _migrate(svc: Services, match_id: str, i: int, chat: int) -> None:
 
 # -- the bot's own moves -------------------------------------------------------------------
 
-_ai_tasks: set[asyncio.Task[None]] = set()
-
 
 def start_ai(svc: Services, bot: Bot, match_id: str) -> None:
-    task = asyncio.get_running_loop().create_task(ai_turn(svc, bot, match_id))
-    _ai_tasks.add(task)
-    task.add_done_callback(_ai_tasks.discard)
+    svc.spawn(ai_turn(svc, bot, match_id))
+
+
+async def kick_ai(svc: Services, bot: Bot, match_id: str) -> None:
+    """The lazy check on any tap: if the bot should be moving here, make sure it is."""
+    record = await svc.store.matches.get(match_id)
+    if record is None:
+        return
+    seat = load(record).to_move
+    if seat is not None and seat.is_ai:
+        start_ai(svc, bot, match_id)
 
 
 async def ai_turn(svc: Services, bot: Bot, match_id: str) -> None:
@@ -258,10 +269,12 @@ async def ai_turn(svc: Services, bot: Bot, match_id: str) -> None:
     and the watchdog deadline lets another pick the match up.
     """
     try:
-        async with svc.store.lease(f"ai:{match_id}", ttl=AI_LEASE) as lease:
+        async with svc.store.lease(f"ai:{match_id}", ttl=ai_lease(svc)) as lease:
             await _ai_moves(svc, bot, match_id, lease)
     except storage.LeaseBusy:
         return
+    except asyncio.CancelledError:
+        raise
     except Exception:
         log.exception("AI turn for match %s failed", match_id)
         await svc.store.deadlines.schedule(match_id, svc.clock() + 10, kind="ai")
@@ -277,13 +290,14 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
         seat = match.to_move
         if seat is None or not seat.is_ai:
             break
-        await svc.store.deadlines.schedule(match_id, svc.clock() + AI_LEASE, kind="ai")
+        # If this process dies now, the watchdog of any replica resumes the turn.
+        await svc.store.deadlines.schedule(match_id, svc.clock() + ai_lease(svc), kind="ai")
         for chat in match.chats():
             with contextlib.suppress(TelegramError):
                 await bot.send_chat_action(chat, ChatAction.TYPING)
         assert seat.level is not None
         move, _spent = await svc.ai.choose(match.game.to_json(), seat.level, seed=match.version)
-        await lease.renew()
+        await lease.renew(ai_lease(svc))
         outcome = await act(
             svc, match_id, None, AIMove(match.game.turn, move), version=match.version
         )

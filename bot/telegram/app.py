@@ -42,7 +42,7 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         .token(settings.token)
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
-        .rate_limiter(AIORateLimiter(max_retries=3))
+        .rate_limiter(AIORateLimiter(group_max_rate=settings.group_edits_per_minute, max_retries=3))
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
@@ -85,6 +85,7 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
             await task
     svc: Services | None = app.bot_data.pop("svc", None)
     if svc is not None:
+        await svc.cancel_tasks()
         svc.ai.close()
         await svc.store.close()
 

@@ -251,6 +251,8 @@ async def callback(update: Update, context: Context) -> None:
     )
     await act.answer(query, lang, outcome)
     await act.perform(svc, context.bot, outcome)
+    if outcome.refused is not None and outcome.refused.text.key == "err.not_your_turn":
+        await act.kick_ai(svc, context.bot, cb.match)
 
 
 async def _place_index(svc: Services, match_id: str, query: Any) -> int | None:
