@@ -54,7 +54,10 @@ def caption(match: Match, place: Place) -> str:
     lang = place.lang
     lines = [f"<b>{html.escape(title(match, lang))}</b>"]
     if match.status == "lobby":
-        lines.append(t(lang, "lobby.waiting", n=len(match.seats), total=match.players))
+        if place.seat is not None:  # a link challenge: the creator waits for the friend
+            lines.append(t(lang, "link.waiting"))
+        else:
+            lines.append(t(lang, "lobby.waiting", n=len(match.seats), total=match.players))
         lines += [f"{MARKS[i]} {_mention(s, lang, False)}" for i, s in enumerate(match.seats)]
         return _fit(lines)
     game = match.game
@@ -68,7 +71,12 @@ def caption(match: Match, place: Place) -> str:
         lines.append(t(lang, "caption.last", n=game.ply, move=last))
     if match.status == "active":
         seat = match.seats[game.turn]
-        lines.append(t(lang, "caption.to_move", who=_mention(seat, lang, place.group)))
+        if place.seat is None:
+            lines.append(t(lang, "caption.to_move", who=_mention(seat, lang, place.group)))
+        elif place.seat == game.turn:  # a player's own board speaks to them
+            lines.append(t(lang, "link.your_move"))
+        else:
+            lines.append(t(lang, "link.waiting_for", who=_mention(seat, lang, False)))
     elif match.extra.get("cancelled"):
         lines.append(t(lang, "caption.cancelled"))
     else:
@@ -98,6 +106,12 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
     place = match.places[place_index]
     cb = maker(match.id, match.version)
     lang = place.lang
+    if match.status == "lobby" and place.seat is not None:
+        rows = [
+            [Button(Text("btn.vs_bot"), cb("b", "medium"))],
+            [Button(Text("btn.cancel"), cb("x"))],
+        ]
+        return _translate(rows, lang)
     if match.status == "lobby":
         rows: Keyboard = [
             [Button(Text("btn.join"), cb("j")), Button(Text("btn.leave"), cb("l"))],

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,11 +59,23 @@ async def act(
     place: int | None = None,
 ) -> Outcome:
     """Apply an action atomically; a refusal changes nothing and is returned, not raised."""
+    return await run(
+        svc,
+        match_id,
+        lambda match: turns.apply(
+            match, actor, action, now=svc.clock(), version=version, place=place
+        ),
+    )
+
+
+async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]]) -> Outcome:
+    """Run ``step`` on the stored match atomically (it may run more than once, on a fresh copy
+    each time); a :class:`Refused` from it changes nothing and is returned, not raised."""
     box: dict[str, Any] = {}
 
     def fn(record: dict[str, Any]) -> dict[str, Any]:
         match = load(record)
-        effects = turns.apply(match, actor, action, now=svc.clock(), version=version, place=place)
+        effects = step(match)
         box["match"], box["effects"] = match, effects
         return match.to_json()
 

@@ -25,12 +25,12 @@ from telegram.ext import (
 import storage
 from bot.i18n import LANGUAGES, t
 from bot.settings import Settings
-from bot.telegram import act, handlers
+from bot.telegram import act, challenge, handlers
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
-COMMANDS = ("new", "help", "rules", "lang", "m")
+COMMANDS = ("new", "challenge", "help", "rules", "lang", "m")
 WATCH_PERIOD = 1.0
 
 
@@ -53,6 +53,7 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
     app.add_handler(CommandHandler("help", handlers.help_command))
     app.add_handler(CommandHandler("rules", handlers.rules))
     app.add_handler(CommandHandler("new", handlers.new))
+    app.add_handler(CommandHandler("challenge", challenge.challenge_command))
     app.add_handler(CommandHandler("lang", handlers.lang_command))
     app.add_handler(CommandHandler(["m", "move"], handlers.move_command))
     app.add_handler(CallbackQueryHandler(handlers.callback))

@@ -76,6 +76,11 @@ async def _reply(message: Message | None, text: str, **kwargs: Any) -> None:
 
 
 async def start(update: Update, context: Context) -> None:
+    if context.args:  # a deep link: t.me/<bot>?start=<payload> or ?startgroup=<payload>
+        from bot.telegram import challenge
+
+        await challenge.start_payload(update, context, context.args[0])
+        return
     svc = svc_of(context)
     user, chat = update.effective_user, update.effective_chat
     lang = await language(svc, user, chat.id if chat else None)
@@ -305,6 +310,15 @@ async def _menu(update: Update, context: Context, owner: str, path: str, lang: s
         return
     if chat is None:
         await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
+        return
+    if private and result.ai_level is None:  # a friend: challenge them by link
+        from bot.telegram import challenge
+
+        await act.answer(query, lang, act.Outcome())
+        with contextlib.suppress(TelegramError):
+            await query.delete_message()
+        base = path.rsplit(".", 1)[0]
+        await challenge.create(svc, context.bot, actor_of(user, lang), result, base, chat.id, lang)
         return
     outcome = await create_match(svc, actor_of(user, lang), result, chat.id, not private, lang)
     await act.answer(query, lang, outcome)
