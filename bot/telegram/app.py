@@ -14,7 +14,6 @@ from contextlib import asynccontextmanager
 
 from telegram import BotCommand, Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     CallbackQueryHandler,
     CommandHandler,
@@ -25,7 +24,7 @@ from telegram.ext import (
 import storage
 from bot.i18n import LANGUAGES, t
 from bot.settings import Settings
-from bot.telegram import act, challenge, handlers
+from bot.telegram import act, challenge, handlers, metrics
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.services import Services
 
@@ -34,20 +33,27 @@ COMMANDS = ("new", "challenge", "help", "rules", "lang", "m")
 WATCH_PERIOD = 1.0
 
 
-def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
+def build_application(settings: Settings, *, polling: bool = True) -> Application:  # type: ignore[type-arg]
+    """The bot with its handlers; ``polling=False`` leaves out the updater (webhook mode)."""
     if settings.token is None:
         raise ValueError("a bot token is required")
-    app = (
+    builder = (
         Application.builder()
         .token(settings.token)
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
-        .rate_limiter(AIORateLimiter(group_max_rate=settings.group_edits_per_minute, max_retries=3))
+        .rate_limiter(
+            metrics.MeasuredRateLimiter(
+                group_max_rate=settings.group_edits_per_minute, max_retries=3
+            )
+        )
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
-        .build()
     )
+    if not polling:
+        builder = builder.updater(None)
+    app = builder.build()
     app.bot_data["settings"] = settings
     app.add_handler(CommandHandler("start", handlers.start))
     app.add_handler(CommandHandler("help", handlers.help_command))
@@ -61,6 +67,7 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
     reply_text = filters.REPLY & filters.TEXT & ~filters.COMMAND
     app.add_handler(MessageHandler(private_text | reply_text, handlers.text_message))
     app.add_error_handler(handlers.error_handler)
+    metrics.instrument(app)
     return app
 
 
@@ -132,4 +139,10 @@ async def running(settings: Settings, *, poll_timeout: int = 10) -> AsyncIterato
 
 
 def run(settings: Settings) -> None:
+    """Long polling, or webhook mode (our aiohttp server) when WEBHOOK_URL is set."""
+    if settings.webhook_url:
+        from bot.telegram import webhook
+
+        webhook.run(settings)
+        return
     build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES)
