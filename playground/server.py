@@ -198,35 +198,63 @@ class Emulator:
         return web.Response(body=stored.data, content_type=stored.mime_type)
 
     async def _deliver_webhooks(self) -> None:
-        """Post pending updates one by one to the webhook, like Telegram (retrying on error)."""
+        """Post pending updates to the webhook like Telegram: up to ``max_connections`` at
+        once (so a bot behind several replicas sees concurrent requests), each retried until
+        the bot accepts it."""
         world = self.world
+        sending: dict[int, asyncio.Task[None]] = {}
         async with aiohttp.ClientSession() as session:
-            while True:
-                hook = world.webhook
-                if hook is None or not world.updates:
-                    await world.changed(5.0)
-                    continue
-                update = world.updates[0]
-                headers = {}
-                if hook.get("secret_token"):
-                    headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
-                try:
-                    async with session.post(
-                        hook["url"],
-                        json=update,
-                        headers=headers,
-                        timeout=aiohttp.ClientTimeout(total=60),
-                    ) as resp:
-                        ok = 200 <= resp.status < 300
-                        error = f"Wrong response from the webhook: {resp.status} {resp.reason}"
-                except (aiohttp.ClientError, TimeoutError) as e:
-                    ok, error = False, f"Connection error: {e.__class__.__name__}"
-                if ok:
-                    world.confirm_update(update["update_id"])
-                    world.bot_last_activity = time.monotonic()
-                else:
-                    world.webhook_error = (int(time.time()), error)
-                    await asyncio.sleep(WEBHOOK_RETRY_SECONDS)
+            try:
+                while True:
+                    hook = world.webhook
+                    limit = max(1, int(hook.get("max_connections") or 40)) if hook else 0
+                    waiting = (
+                        [u for u in world.updates if u["update_id"] not in sending]
+                        if hook is not None and len(sending) < limit
+                        else []
+                    )
+                    if not waiting:
+                        await world.changed(5.0)
+                        continue
+                    update = waiting[0]
+                    assert hook is not None
+                    sending[update["update_id"]] = asyncio.create_task(
+                        self._post_update(session, hook, update, sending)
+                    )
+            finally:
+                for task in sending.values():
+                    task.cancel()
+                await asyncio.gather(*sending.values(), return_exceptions=True)
+
+    async def _post_update(
+        self,
+        session: aiohttp.ClientSession,
+        hook: dict[str, Any],
+        update: dict[str, Any],
+        sending: dict[int, asyncio.Task[None]],
+    ) -> None:
+        world = self.world
+        headers = {}
+        if hook.get("secret_token"):
+            headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
+        try:
+            async with session.post(
+                hook["url"], json=update, headers=headers, timeout=aiohttp.ClientTimeout(total=60)
+            ) as resp:
+                ok = 200 <= resp.status < 300
+                error = f"Wrong response from the webhook: {resp.status} {resp.reason}"
+        except (aiohttp.ClientError, TimeoutError) as e:
+            ok, error = False, f"Connection error: {e.__class__.__name__}"
+        try:
+            if ok:
+                world.confirm_update(update["update_id"])
+                world.bot_last_activity = time.monotonic()
+            else:
+                world.webhook_error = (int(time.time()), error)
+                await asyncio.sleep(WEBHOOK_RETRY_SECONDS)
+        finally:
+            sending.pop(update["update_id"], None)
+            world._wake()
 
     # ------------------------------------------------------------------ people's API
     def _people(self, handler: Handler) -> Handler:

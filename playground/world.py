@@ -241,9 +241,11 @@ class World:
         return list(itertools.islice(self.updates, limit))
 
     def confirm_update(self, update_id: int) -> None:
-        """A webhook delivery succeeded."""
-        while self.updates and self.updates[0]["update_id"] <= update_id:
-            self.updates.popleft()
+        """A webhook delivery succeeded (deliveries run concurrently, so in any order)."""
+        for i, update in enumerate(self.updates):
+            if update["update_id"] == update_id:
+                del self.updates[i]
+                break
         self._wake()
 
     def set_allowed_updates(self, allowed: list[str] | None) -> None:
