@@ -230,16 +230,7 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     view = view or {}
     lang = lang_of(view)
     lay = layout(game, view)
-    img = _paper(lay).copy()
-    draw = ImageDraw.Draw(img)
-    if game.zone is not None:
-        _draw_zone(img, draw, lay, game.zone)
-    captures = game.captures
-    if captures:
-        _fill_areas(img, lay, captures)
-        _draw_rings(draw, lay, game, captures)
-    for base in game.bases:
-        _draw_base(draw, lay, base)
+    img = _territory(lay, territory(game)).copy()
     _draw_dots(img, lay, game)
     last = game.last_move
     if last is not None and view.get("last", True):
@@ -248,8 +239,47 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
         )
     window = view.get("window")
     if window is not None:
-        _draw_window(draw, lay, window)
+        _draw_window(ImageDraw.Draw(img), lay, window)
     draw_header(img, _header(game, view, lang), lay.u)
+    return img
+
+
+Points = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Territory:
+    """What the rings make of the board: the first-move zone, the captures in the order made
+    (owner, ring, and whether the ring's own dots were captured since), the empty bases. It
+    changes only when a ring closes, so its drawing is cached across pictures."""
+
+    zone: tuple[int, int, int, int] | None
+    captures: tuple[tuple[int, Points, bool], ...]
+    bases: tuple[tuple[int, Points], ...]
+
+
+def territory(game: Any) -> Territory:
+    z = game.zone
+    return Territory(
+        None if z is None else (z.x, z.y, z.width, z.height),
+        tuple((c.owner, c.ring, game.cell(*c.ring[0]).captured) for c in game.captures),
+        tuple((b.owner, b.ring) for b in game.bases),
+    )
+
+
+@lru_cache(maxsize=16)
+def _territory(lay: Layout, t: Territory) -> Image.Image:
+    """The paper with the zone, the captured areas, their rings and the bases drawn."""
+    img = _paper(lay).copy()
+    draw = ImageDraw.Draw(img)
+    if t.zone is not None:
+        _draw_zone(img, draw, lay, t.zone)
+    for owner, ring, _ in t.captures:
+        _fill_area(img, lay, owner, ring)
+    for owner, ring, faded in t.captures:
+        _draw_ring(draw, lay, owner, ring, faded)
+    for owner, ring in t.bases:
+        _draw_base(draw, lay, owner, ring)
     return img
 
 
@@ -278,10 +308,11 @@ def _corners(lay: Layout, x0: int, y0: int, x1: int, y1: int, grow: float) -> tu
     return (ax - g, ay - g, bx + g, by + g)
 
 
-def _draw_zone(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, zone: Any) -> None:
-    box = _corners(
-        lay, zone.x, zone.y, zone.x + zone.width - 1, zone.y + zone.height - 1, lay.step * 0.5
-    )
+def _draw_zone(
+    img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, zone: tuple[int, int, int, int]
+) -> None:
+    x, y, w, h = zone
+    box = _corners(lay, x, y, x + w - 1, y + h - 1, lay.step * 0.5)
     img.paste(img.crop(box).point(_zone_lut()), box[:2])
     _dashed_box(draw, box, color(MUTED), max(2, round(0.08 * lay.step)), lay.step)
 
@@ -300,43 +331,38 @@ def _dashed_box(
         dashed(draw, a, b, fill, width, dash, gap)
 
 
-def _fill_areas(img: Image.Image, lay: Layout, captures: Any) -> None:
-    """Tint every captured area in its owner's colour, each in the box round its ring; in
-    the order made, so a later capture paints over the earlier ones it holds."""
+def _fill_area(img: Image.Image, lay: Layout, owner: int, ring: Points) -> None:
+    """Tint a captured area in its owner's colour, in the box round its ring (in the order
+    made, a later capture paints over the earlier ones it holds)."""
     s, h = lay.step, lay.step // 2
-    for cap in captures:
-        xs = [x for x, _ in cap.ring]
-        ys = [y for _, y in cap.ring]
-        left, top = min(xs) * s, min(ys) * s
-        box = (left, top, (max(xs) + 1) * s, (max(ys) + 1) * s)  # in board-area pixels
-        mask = Image.new("L", (box[2] - left, box[3] - top), 0)
-        pts = [(x * s + h - left, y * s + h - top) for x, y in cap.ring]
-        ImageDraw.Draw(mask).polygon(pts, fill=255)
-        at = (lay.bx + left, lay.by + top)
-        img.paste(_tinted_board(lay, cap.owner).crop(box), at, mask)
+    xs = [x for x, _ in ring]
+    ys = [y for _, y in ring]
+    left, top = min(xs) * s, min(ys) * s
+    box = (left, top, (max(xs) + 1) * s, (max(ys) + 1) * s)  # in board-area pixels
+    mask = Image.new("L", (box[2] - left, box[3] - top), 0)
+    ImageDraw.Draw(mask).polygon([(x * s + h - left, y * s + h - top) for x, y in ring], fill=255)
+    img.paste(_tinted_board(lay, owner).crop(box), (lay.bx + left, lay.by + top), mask)
 
 
-def _draw_rings(draw: ImageDraw.ImageDraw, lay: Layout, game: Any, captures: Any) -> None:
+def _draw_ring(
+    draw: ImageDraw.ImageDraw, lay: Layout, owner: int, ring: Points, faded: bool
+) -> None:
+    """A capture's ring; faint when its dots were captured in turn (a liberation)."""
     width = max(2, round(0.17 * lay.step))
-    for cap in captures:
-        pts = [lay.xy(x, y) for x, y in cap.ring]
-        pts.append(pts[0])
-        # A ring whose dots were captured in turn (a liberation) is history: draw it faint.
-        x, y = cap.ring[0]
-        if game.cell(x, y).captured:
-            bg, _ = _tint(1 - cap.owner)
-            draw.line(
-                pts, fill=color(mix(PLAYER_DARK[cap.owner], bg, 0.55)), width=max(1, width // 2)
-            )
-        else:
-            draw.line(pts, fill=color(PLAYER_DARK[cap.owner]), width=width, joint="curve")
+    pts = [lay.xy(x, y) for x, y in ring]
+    pts.append(pts[0])
+    if faded:
+        bg, _ = _tint(1 - owner)
+        draw.line(pts, fill=color(mix(PLAYER_DARK[owner], bg, 0.55)), width=max(1, width // 2))
+    else:
+        draw.line(pts, fill=color(PLAYER_DARK[owner]), width=width)  # the dots cover the joints
 
 
-def _draw_base(draw: ImageDraw.ImageDraw, lay: Layout, base: Any) -> None:
+def _draw_base(draw: ImageDraw.ImageDraw, lay: Layout, owner: int, ring: Points) -> None:
     """An empty ring: a thin dashed line in the owner's pale colour."""
-    fill = color(mix(PLAYER[base.owner], PAPER, 0.35))
+    fill = color(mix(PLAYER[owner], PAPER, 0.35))
     width = max(1, round(0.07 * lay.step))
-    pts = [lay.xy(x, y) for x, y in base.ring]
+    pts = [lay.xy(x, y) for x, y in ring]
     for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
         dashed(draw, a, b, fill, width, lay.step * 0.3, lay.step * 0.18)
 

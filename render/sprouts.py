@@ -215,12 +215,28 @@ def _stroke(img: Image.Image, lines: list[list[Point]], width: float, fg: Any) -
     w = max(1, round(width * ss))
     for ln in lines:
         pts = [((x - x0) * ss, (y - y0) * ss) for x, y in ln]
-        d.line(pts, fill=255, width=w, joint="curve")
-        for px, py in (pts[0], pts[-1]):
+        d.line(pts, fill=255, width=w)
+        # Round caps, and round joints where the line bends enough for a notch to show
+        # (Pillow's own joint="curve" is Python-heavy and the curves have many vertices).
+        for px, py in [pts[0], pts[-1], *_bends(pts)]:
             d.ellipse((px - w / 2, py - w / 2, px + w / 2, py + w / 2), fill=255)
     cover = big.reduce(ss)
     style = ink(fg)
     img.paste(cover.point(style.lut), (x0, y0), cover.point(style.mask))
+
+
+BEND_COS = math.cos(math.radians(20))  # sharper turns than this get a round joint
+
+
+def _bends(pts: list[Point]) -> list[Point]:
+    """The inner vertices of a polyline where it turns by more than 20 degrees."""
+    out = []
+    for (ax, ay), (bx, by), (cx, cy) in zip(pts, pts[1:], pts[2:], strict=False):
+        ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
+        norm = math.hypot(ux, uy) * math.hypot(vx, vy)
+        if norm and (ux * vx + uy * vy) / norm < BEND_COS:
+            out.append((bx, by))
+    return out
 
 
 def _dashes(line: list[Point], dash: float, gap: float) -> list[list[Point]]:

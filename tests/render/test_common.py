@@ -119,3 +119,13 @@ def test_dispatch_and_view_defaults() -> None:
 
     with pytest.raises(render.UnknownGame):
         render.board_png(Chess(), {})
+
+
+def test_fast_png_matches_pillows(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = engine.random_playout(engine.new("dots", preset="quick"), random.Random(4))
+    img = render.dots.board_image(g, {})
+    fast = common.png(img)
+    monkeypatch.setattr(common, "_fast_zlib", None)
+    slow = common.png(img)
+    assert fast != slow  # two encoders really ran
+    assert decode(fast).tobytes() == decode(slow).tobytes()
