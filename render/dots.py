@@ -370,8 +370,9 @@ def _draw_base(draw: ImageDraw.ImageDraw, lay: Layout, owner: int, ring: Points)
 def _draw_dots(img: Image.Image, lay: Layout, game: Any) -> None:
     cols = lay.cols
     codes = bytearray(cols * lay.rows)
-    for m in game.moves:
-        cell = game.cell(m.x, m.y)
+    points = [(x, y) for x, y, _ in game.cross_points()] + [(m.x, m.y) for m in game.moves]
+    for x, y in points:  # the starting cross is on the board without being moves
+        cell = game.cell(x, y)
         p = cell.dot
         if p is None:
             continue
@@ -381,7 +382,7 @@ def _draw_dots(img: Image.Image, lay: Layout, game: Any) -> None:
             code = HOME + p
         else:
             code = CAPTURED + p
-        codes[m.y * cols + m.x] = code * 36
+        codes[y * cols + x] = code * 36
     tiny = Image.frombytes("L", (cols, lay.rows), bytes(codes))
     x0, y0, x1, y1 = lay.board_box
     blocks = tiny.resize((x1 - x0, y1 - y0), Image.Resampling.NEAREST)

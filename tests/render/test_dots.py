@@ -166,3 +166,12 @@ def test_column_names_follow_the_engine() -> None:
     g = engine.new("dots", preset="modern")
     for x in range(g.width):
         assert g.format_move(engine.dots.Move(x, 0)).rstrip("0123456789") == dots.column_name(x)
+
+
+def test_the_starting_cross_is_drawn() -> None:
+    g = engine.new("dots", preset="modern")
+    assert g.ply == 0
+    lay = dots.layout(g, {})
+    img = decode(render.board_png(g, {}))
+    for x, y, player in g.cross_points():
+        assert at(img, *lay.xy(x, y)) == PLAYER[player]
