@@ -119,7 +119,7 @@ def _dot_sprite(lay: Layout) -> Any:
     return body_sprite("circle", r, r, PAPER, INK, INK)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def _paper(lay: Layout, mask: tuple[str, ...]) -> Image.Image:
     """Paper with a grid of half-box squares, the coordinate labels and the dots."""
     c = lay.cell
@@ -156,10 +156,15 @@ def _dot_ramp() -> tuple[int, ...]:
     return body_ramp(PAPER, INK, INK)
 
 
+# Cyrillic capitals that look like Latin ones: "В" for Вера and "B" for Bob would clash.
+_LOOKALIKE = str.maketrans("АВЕКМНОРСТХУ", "ABEKMHOPCTXY")
+
+
 def initials(names: list[str]) -> list[str]:
-    """One letter per player for the taken boxes; seat numbers when two letters clash."""
+    """One letter per player for the taken boxes; seat numbers when two letters clash (or
+    merely look alike)."""
     letters = [next((ch.upper() for ch in n if ch.isalnum()), "?") for n in names]
-    if len(set(letters)) < len(letters):
+    if len({x.translate(_LOOKALIKE) for x in letters}) < len(letters):
         return [str(i + 1) for i in range(len(names))]
     return letters
 

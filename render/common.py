@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import struct
 import threading
+import unicodedata
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -210,7 +211,7 @@ def draw_text(
     return (at[0], at[1], at[0] + pic.width, at[1] + pic.height)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=512)
 def _text_sprite(
     text: str, f: Font, style: Ink, anchor: str
 ) -> tuple[tuple[int, int], Image.Image, Image.Image] | None:
@@ -397,13 +398,31 @@ def header_height(u: float) -> int:
     return round(HEADER_HEIGHT * u)
 
 
+# Emoji and other pictographs are not in DejaVu and would show as empty boxes: names lose
+# them (symbols, private-use and unassigned characters, joiners and variation selectors).
+_DROPPED_CATEGORIES = {"So", "Sk", "Cs", "Co", "Cn", "Cf"}
+_DROPPED_MARKS = {0xFE0E, 0xFE0F, 0x20E3}
+
+
+def printable(text: str) -> str:
+    """``text`` without the characters the picture's font cannot show, spaces tidied."""
+    kept = (
+        ch
+        for ch in text
+        if unicodedata.category(ch) not in _DROPPED_CATEGORIES and ord(ch) not in _DROPPED_MARKS
+    )
+    return " ".join("".join(kept).split())
+
+
 def player_names(view: dict[str, Any], lang: str, n: int) -> list[str]:
-    """The seats' display names from the view, "Player k" for any that are missing."""
+    """The seats' display names from the view, "Player k" for any that are missing (or
+    would be empty once emoji are dropped)."""
     given = view.get("players")
-    names = list(given) if isinstance(given, list | tuple) else []
+    names = (
+        [printable(str(x)) if x else "" for x in given] if isinstance(given, list | tuple) else []
+    )
     return [
-        str(names[i]) if i < len(names) and names[i] else say(lang, "player", n=i + 1)
-        for i in range(n)
+        names[i] if i < len(names) and names[i] else say(lang, "player", n=i + 1) for i in range(n)
     ]
 
 
@@ -436,14 +455,14 @@ def make_header(
     counter = say(lang, "move", n=game.ply) + (f" · {last}" if last else "")
     final = game.over
     if isinstance(view.get("status"), str) and view["status"]:
-        status = view["status"]
+        status = printable(view["status"]) or view["status"]
     elif final:
         status = result_text(game, names, lang, scores)
     else:
         status = playing or say(lang, "to_move", name=names[game.turn])
     t = view.get("title")
     return Header(
-        title=t if isinstance(t, str) and t else title,
+        title=printable(t) if isinstance(t, str) and printable(t) else title,
         seats=seats,
         turn=None if final else game.turn,
         counter=counter,

@@ -153,7 +153,7 @@ def _tint(owner: int) -> tuple[tuple[int, int, int], tuple[int, ...]]:
     return mix(PAPER, PLAYER[owner], FILL_ALPHA[owner]), lut
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def _tinted_board(lay: Layout, owner: int) -> Image.Image:
     """The board area of the paper layer under ``owner``'s captured-area tint."""
     return _paper(lay).crop(lay.board_box).point(_tint(owner)[1])
@@ -267,7 +267,7 @@ def territory(game: Any) -> Territory:
     )
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=12)
 def _territory(lay: Layout, t: Territory) -> Image.Image:
     """The paper with the zone, the captured areas, their rings and the bases drawn."""
     img = _paper(lay).copy()

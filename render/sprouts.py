@@ -118,7 +118,8 @@ def layout(game: Any, view: dict[str, Any] | None = None) -> tuple[Layout, Fit]:
     xs = [p[0] for p in pts] or [0.0]
     ys = [p[1] for p in pts] or [0.0]
     w, h = max(xs) - min(xs), max(ys) - min(ys)
-    lay = _layout(size, round(w / h, 2) if h > 0 and w > 0 else 1.0)
+    # Aspect ratios in steps of 0.1, so a drawing that grows a little keeps its cached paper.
+    lay = _layout(size, round(w / h, 1) if h > 0 and w > 0 else 1.0)
     return lay, Fit(lay, pts)
 
 

@@ -119,3 +119,4 @@ def test_initials_fall_back_to_seat_numbers_when_they_clash() -> None:
     assert boxes.initials(["anna", "Boris"]) == ["A", "B"]
     assert boxes.initials(["Анна", "Андрей", "Вера"]) == ["1", "2", "3"]
     assert boxes.initials(["", "🙂 Bob"]) == ["?", "B"]
+    assert boxes.initials(["Bob", "Вера"]) == ["1", "2"]  # Latin B and Cyrillic В look alike

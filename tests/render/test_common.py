@@ -81,6 +81,14 @@ def test_header_uses_the_views_title_names_and_status() -> None:
     assert h.turn == 0 and not h.final
 
 
+def test_names_lose_what_the_font_cannot_show() -> None:
+    assert common.printable("🙂 Вера ✨") == "Вера"
+    assert common.printable("Bob👍🏽") == "Bob"
+    assert common.printable("Анна-Мария  О'Нил") == "Анна-Мария О'Нил"
+    names = common.player_names({"players": ["🙂🙂", None, "Ann"]}, "ru", 4)
+    assert names == ["Игрок 1", "Игрок 2", "Ann", "Игрок 4"]
+
+
 def test_fit_shortens_with_an_ellipsis() -> None:
     f = common.font(30)
     assert common.fit("short", f, 1000) == "short"
