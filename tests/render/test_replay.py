@@ -76,3 +76,9 @@ def test_sprouts_replays_through_the_same_path() -> None:
     g = random_sprouts(3, 5, seed=2)
     gif = _open(render.replay(g, view={"size": 400}))
     assert gif.n_frames == g.ply + 1
+
+
+def test_a_game_over_before_any_move_is_one_frame() -> None:
+    g = engine.new("boxes", rows=2, cols=2)
+    g.resign(0)
+    assert _open(render.replay(g)).n_frames == 1
