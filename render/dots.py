@@ -165,7 +165,7 @@ def _zone_lut() -> tuple[int, ...]:
 
 
 def _dot_geometry(step: int) -> tuple[float, float]:
-    return 0.31 * step, max(1.0, 0.075 * step)
+    return 0.34 * step, max(1.0, 0.075 * step)
 
 
 @lru_cache(maxsize=8)
