@@ -173,20 +173,14 @@ class Board:
         if not gaps or (len(gaps) < 2 and not enclosed):
             return []
         # After dots died the union–find may join groups that are apart now: it then
-        # expects too many rings, which only makes the trace run on. So it is rebuilt only
-        # when a trace does run on.
+        # expects too many rings (never too few), which only makes the trace run on. So it
+        # is rebuilt only when a trace does run on.
         parent = self.parent[player]
         comps = len({self._find(parent, g) for g in groups})
         want = len(gaps) - comps
         if want <= 0 and not enclosed:
-            if not self.dirty[player]:
-                return []
-            self._rebuild(player)
-            parent = self.parent[player]
-            want = len(gaps) - len({self._find(parent, g) for g in groups})
-            if want <= 0:
-                return []
-        patience = 48 * len(gaps)
+            return []
+        patience = 1024  # steps: about what a rebuild costs
         d, xs, ys = self.dirs, self.xs, self.ys
         # One walk per side: [cell, back direction, path, twice the signed area, open].
         walks = [[p, a, [p], 0, True] for a, _, _ in gaps]
