@@ -41,6 +41,9 @@ class Region:
 class Board:
     """Dots, captured areas, empty bases and scores; :meth:`place` applies every rule of a move."""
 
+    # Trace steps before a stale union–find is rebuilt: about what a rebuild costs.
+    patience = 1024
+
     def __init__(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         s = self.stride = width + 2
@@ -180,7 +183,7 @@ class Board:
         want = len(gaps) - comps
         if want <= 0 and not enclosed:
             return []
-        patience = 1024  # steps: about what a rebuild costs
+        patience = self.patience
         d, xs, ys = self.dirs, self.xs, self.ys
         # One walk per side: [cell, back direction, path, twice the signed area, open].
         walks = [[p, a, [p], 0, True] for a, _, _ in gaps]
