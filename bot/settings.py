@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -31,6 +31,8 @@ class Settings:
     default_language: str
     ai_time_scale: float = 1.0
     group_edits_per_minute: float = 20.0
+    lobby_timeout: float = 6 * 3600.0
+    idle_timeout: float = 7 * 86400.0
 
     @property
     def base_url(self) -> str:
@@ -105,6 +107,9 @@ class Settings:
                 f"GROUP_EDITS_PER_MINUTE must be a positive number, not {rate_text!r}"
             )
 
+        lobby_timeout = _hours(get, "LOBBY_TIMEOUT_HOURS", 6) * 3600
+        idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
+
         return cls(
             token=token,
             api_url=api_url,
@@ -116,7 +121,22 @@ class Settings:
             default_language=language,
             ai_time_scale=ai_time_scale,
             group_edits_per_minute=group_rate,
+            lobby_timeout=lobby_timeout,
+            idle_timeout=idle_timeout,
         )
+
+
+def _hours(get: Callable[[str], str | None], name: str, default: float) -> float:
+    text = get(name)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not 0 < value <= 24 * 365:
+        raise SettingsError(f"{name} must be a number of hours above 0, not {text!r}")
+    return value
 
 
 def _require_url(name: str, value: str, schemes: tuple[str, ...]) -> None:

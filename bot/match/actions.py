@@ -76,4 +76,63 @@ class AIMove:
     move: str
 
 
-Action = Join | Leave | Start | AddBot | Cancel | Play | Cursor | AIMove
+@dataclass(frozen=True)
+class Resign:
+    """Give up; ``confirmed`` is the second tap (the first only asks "really?")."""
+
+    confirmed: bool = False
+
+
+@dataclass(frozen=True)
+class OfferDraw:
+    """Offer to end the game by agreement (Dots: the scores decide)."""
+
+
+@dataclass(frozen=True)
+class AnswerDraw:
+    accept: bool
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Dots STOP: the caller places no more dots; the other player moves alone."""
+
+
+@dataclass(frozen=True)
+class Done:
+    """Dots: the player moving alone after STOP is finished."""
+
+
+@dataclass(frozen=True)
+class Ground:
+    """Dots grounding variant: end the game by grounding."""
+
+
+@dataclass(frozen=True)
+class ClaimTime:
+    """The player to move ran out of time; an opponent claims the win."""
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passed (a deadline fell due): apply what the clock says, if anything."""
+
+
+Action = (
+    Join
+    | Leave
+    | Start
+    | AddBot
+    | Cancel
+    | Play
+    | Cursor
+    | AIMove
+    | Resign
+    | OfferDraw
+    | AnswerDraw
+    | Stop
+    | Done
+    | Ground
+    | ClaimTime
+    | Tick
+)

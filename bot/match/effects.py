@@ -36,6 +36,14 @@ class Say:
 
 
 @dataclass(frozen=True)
+class Notify:
+    """Tell one player something privately when the bot can reach them, else in the chat."""
+
+    user: int
+    text: Text
+
+
+@dataclass(frozen=True)
 class AITurn:
     """The seat to move is the bot's: compute its move off the event loop."""
 
@@ -45,4 +53,4 @@ class Finished:
     """The match has just ended (send the replay and record, update ratings once)."""
 
 
-Effect = Popup | Refresh | Say | AITurn | Finished
+Effect = Popup | Refresh | Say | Notify | AITurn | Finished

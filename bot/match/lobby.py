@@ -33,6 +33,7 @@ def new_match(
     lang: str,
     now: float,
     ai_level: str | None = None,
+    clock: int = 0,
 ) -> tuple[Match, list[Effect]]:
     """A new match in ``chat``: against the bot when ``ai_level`` is given (it starts at once),
     otherwise a lobby with the creator in the first seat."""
@@ -56,6 +57,8 @@ def new_match(
     )
     if chat is not None:
         match.places.append(Place(chat=chat, lang=lang, group=group))
+    if clock:
+        match.extra["clock"] = int(clock)
     if ai_level is None:
         return match, []
     while len(match.seats) < match.players:
@@ -142,3 +145,38 @@ def cancel(match: Match, actor: Actor, now: float) -> list[Effect]:
     match.extra["cancelled"] = True
     match.version += 1
     return [Refresh()]
+
+
+def rematch(old: Match, actor: Actor, match_id: str, now: float) -> Match:
+    """The same game again with every seat moved one place on (so colours and the first move
+    rotate), shown where the old one was; it starts at once."""
+    if old.status != "finished" or old.extra.get("cancelled"):
+        raise Refused("err.no_rematch")
+    if old.seat_of(actor.user) is None:
+        raise Refused("err.not_a_player")
+    if old.extra.get("rematch"):
+        raise Refused("err.rematch_started")
+    seats = old.seats[1:] + old.seats[:1]
+    places = []
+    for p in old.places:
+        seat = None
+        if p.seat is not None:
+            seat = next(i for i, s in enumerate(seats) if s is old.seats[p.seat])
+        places.append(Place(chat=p.chat, inline=p.inline, seat=seat, lang=p.lang, group=p.group))
+    match = Match(
+        id=match_id,
+        kind=old.kind,
+        options=dict(old.options),
+        players=old.players,
+        seats=[Seat(s.user, s.name, s.level) for s in seats],
+        places=places,
+        chat=old.chat,
+        creator=actor.user,
+        lang=old.lang,
+        created=now,
+        updated=now,
+        extra={k: v for k, v in old.extra.items() if k == "clock"},
+    )
+    old.extra["rematch"] = match_id
+    old.version += 1
+    return match

@@ -12,6 +12,7 @@ from typing import Any
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.callback import Callback
+from bot.match.clocks import CLOCKS, label
 from bot.match.model import AI_LEVELS
 from bot.match.ui import Button, Keyboard
 
@@ -48,6 +49,7 @@ class Choice:
     kind: str
     options: dict[str, Any]
     ai_level: str | None  # None: a lobby for friends / the group
+    clock: int = 0  # seconds per move, 0 for none
 
 
 @dataclass(frozen=True)
@@ -91,8 +93,10 @@ def screen(user: int, path: str, *, private: bool) -> Screen | Choice:
     options = build_options(kind, code, size, flags)
     if opponent == "o":
         return _opponent_screen(user, path.rsplit(".", 1)[0], kind, options, private=private)
-    if opponent == "g":
-        return Choice(kind, options, None)
+    if opponent == "c":
+        return _clock_screen(user, path.rsplit(".", 1)[0])
+    if opponent[0] == "g" and opponent[1:] in ("", *CLOCKS):
+        return Choice(kind, options, None, CLOCKS.get(opponent[1:], 0))
     if len(opponent) == 2 and opponent[0] == "a" and opponent[1] in LEVEL_CODES:
         return Choice(kind, options, LEVEL_CODES[opponent[1]])
     raise Refused("err.bad_button")
@@ -194,5 +198,16 @@ def _opponent_screen(
     rows.append(
         [Button(Text("menu.vs_friend" if private else "menu.vs_group"), _cb(user, f"{path}.g"))]
     )
+    rows.append([Button(Text("menu.with_clock"), _cb(user, f"{path}.c"))])
     rows.append([Button(Text("btn.back"), _cb(user, path.rsplit(".", 1)[0]))])
     return Screen(Text("menu.choose_opponent"), rows)
+
+
+def _clock_screen(user: int, path: str) -> Screen:
+    timed = [k for k, v in CLOCKS.items() if v]
+    rows: Keyboard = [
+        [Button(label(CLOCKS[k]), _cb(user, f"{path}.g{k}")) for k in timed[i : i + 3]]
+        for i in range(0, len(timed), 3)
+    ]
+    rows.append([Button(Text("btn.back"), _cb(user, f"{path}.o"))])
+    return Screen(Text("menu.choose_clock"), rows)

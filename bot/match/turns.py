@@ -6,21 +6,31 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot.match import lobby, ui
+from bot.i18n import Text
+from bot.match import clocks, ending, lobby, ui
 from bot.match.actions import (
     Action,
     Actor,
     AddBot,
     AIMove,
+    AnswerDraw,
     Cancel,
+    ClaimTime,
     Cursor,
+    Done,
+    Ground,
     Join,
     Leave,
+    OfferDraw,
     Play,
     Refused,
+    Resign,
     Start,
+    Stop,
+    Tick,
 )
-from bot.match.effects import AITurn, Effect, Finished, Refresh
+from bot.match.clocks import DEFAULT_TIMEOUTS, Timeouts
+from bot.match.effects import AITurn, Effect, Popup, Refresh
 from bot.match.model import Match
 
 
@@ -32,12 +42,18 @@ def apply(
     now: float,
     version: int | None = None,
     place: int | None = None,
+    timeouts: Timeouts = DEFAULT_TIMEOUTS,
 ) -> list[Effect]:
     """Apply ``action`` by ``actor`` (None for the bot itself) and say what must be shown.
 
     Raises :class:`Refused` and leaves the match unchanged when the action is not allowed;
     ``version`` (from the button) must match the match's, so stale buttons do nothing.
     """
+    if isinstance(action, Tick):
+        return clocks.tick(match, now, timeouts)
+    over = clocks.stop_over(match, now)
+    if over:  # the STOP time ran out before this tap: the game ends, the tap does nothing
+        return [*over, Popup(Text("stop.time_over"), alert=True)]
     if version is not None and version != match.version:
         raise Refused("err.stale")
     if isinstance(action, AIMove):
@@ -45,13 +61,14 @@ def apply(
     else:
         if actor is None:
             raise Refused("err.not_a_player")
-        effects = _human(match, actor, action, now, place)
-    match.updated = now
+        effects = _human(match, actor, action, now, place, timeouts)
+    if not isinstance(action, Cursor):
+        match.updated = now
     return effects
 
 
 def _human(
-    match: Match, actor: Actor, action: Action, now: float, place: int | None
+    match: Match, actor: Actor, action: Action, now: float, place: int | None, timeouts: Timeouts
 ) -> list[Effect]:
     match action:
         case Join():
@@ -68,6 +85,20 @@ def _human(
             return _play(match, actor, action, now)
         case Cursor(op=op):
             return _cursor(match, actor, op, place)
+        case Resign(confirmed=confirmed):
+            return ending.resign(match, actor, confirmed, place, now)
+        case OfferDraw():
+            return ending.offer_draw(match, actor, now)
+        case AnswerDraw(accept=accept):
+            return ending.answer_draw(match, actor, accept, now)
+        case Stop():
+            return ending.stop(match, actor, now, timeouts.stop)
+        case Done():
+            return ending.done(match, actor, now)
+        case Ground():
+            return ending.ground(match, actor, now)
+        case ClaimTime():
+            return ending.claim_time(match, actor, now)
     raise Refused("err.bad_button")
 
 
@@ -120,9 +151,11 @@ def _commit(match: Match, move: Any, now: float) -> list[Effect]:
         match.turn_since = now
     ui.get(match.kind).after_move(match, move)
     match.extra.pop("draw", None)
+    for place in match.places:
+        place.cursor.pop("menu", None)
+        place.cursor.pop("confirm", None)
     if game.over:
-        match.status = "finished"
-        return [Refresh(), Finished()]
+        return ending.finish(match, now, bump=False)
     nxt = match.to_move
     if nxt is not None and nxt.is_ai:
         return [AITurn()]
@@ -143,5 +176,13 @@ def _cursor(match: Match, actor: Actor, op: str, place: int | None) -> list[Effe
         raise Refused("err.bad_button")
     if match.seat_of(actor.user) is None:
         raise Refused("err.not_a_player")
-    ui.get(match.kind).cursor(match, match.places[place], op)
+    cursor = match.places[place].cursor
+    if op == "menu":
+        cursor["menu"] = 1
+        cursor.pop("confirm", None)
+    elif op == "back":
+        cursor.pop("menu", None)
+        cursor.pop("confirm", None)
+    else:
+        ui.get(match.kind).cursor(match, match.places[place], op)
     return [Refresh(places=(place,), picture=False)]

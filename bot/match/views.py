@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import Text, t
-from bot.match import ui
+from bot.match import clocks, ui
 from bot.match.callback import maker
 from bot.match.model import Match, Place, Seat
 from bot.match.ui import Button, Keyboard
@@ -69,6 +69,7 @@ def caption(match: Match, place: Place) -> str:
     if game.moves:
         last = html.escape(game.format_move(game.moves[-1]))
         lines.append(t(lang, "caption.last", n=game.ply, move=last))
+    lines += _status_lines(match, lang)
     if match.status == "active":
         seat = match.seats[game.turn]
         if place.seat is None:
@@ -82,6 +83,29 @@ def caption(match: Match, place: Place) -> str:
     else:
         lines.append(result_line(match, lang))
     return _fit(lines)
+
+
+def _status_lines(match: Match, lang: str) -> list[str]:
+    """Draw offers, STOP and clocks: what the players must know besides the score."""
+    if match.status != "active":
+        return []
+    game: Any = match.game
+    lines = []
+    offer = match.extra.get("draw")
+    if offer:
+        names = ", ".join(html.escape(seat_name(match.seats[i], lang)) for i in offer)
+        lines.append(t(lang, "caption.draw_offered", who=names))
+    if match.kind == "dots" and game.stopped_by is not None:
+        who = html.escape(seat_name(match.seats[game.stopped_by], lang))
+        lines.append(t(lang, "caption.stopped", who=who))
+    seconds = clocks.per_move(match)
+    if seconds:
+        label = t(lang, clocks.label(seconds))
+        if match.extra.get("expired") == match.turn_since:
+            lines.append(t(lang, "caption.clock_out", clock=label))
+        else:
+            lines.append(t(lang, "caption.clock", clock=label))
+    return lines
 
 
 def result_line(match: Match, lang: str) -> str:
@@ -122,8 +146,48 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
         rows.append([Button(Text("btn.cancel"), cb("x"))])
         return _translate(rows, lang)
     if match.status == "active":
-        return _translate(ui.get(match.kind).move_rows(match, place, cb), lang)
-    return []
+        return _translate(_active_rows(match, place, cb), lang)
+    if match.extra.get("cancelled"):
+        return []
+    return _translate(
+        [[Button(Text("btn.rematch"), cb("a", "x")), Button(Text("btn.record"), cb("a", "c"))]],
+        lang,
+    )
+
+
+def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
+    game: Any = match.game
+    confirm = place.cursor.get("confirm")
+    if confirm and confirm[0] == "resign":
+        return [
+            [Button(Text("btn.resign_yes"), cb("a", "R"))],
+            [Button(Text("btn.back"), cb("c", "back"))],
+        ]
+    if place.cursor.get("menu"):
+        rows: Keyboard = [[Button(Text("btn.resign"), cb("a", "r"))]]
+        if match.extra.get("draw") is None:
+            rows.append([Button(Text("btn.offer_draw"), cb("a", "d"))])
+        if match.kind == "dots" and game.stopped_by is None:
+            rows.append([Button(Text("btn.stop"), cb("a", "s"))])
+        if match.kind == "dots" and game.grounding:
+            rows.append([Button(Text("btn.ground"), cb("a", "g"))])
+        rows.append([Button(Text("btn.back"), cb("c", "back"))])
+        return rows
+    rows = []
+    if match.extra.get("draw") is not None:
+        rows.append(
+            [
+                Button(Text("btn.accept_draw"), cb("a", "y")),
+                Button(Text("btn.decline_draw"), cb("a", "n")),
+            ]
+        )
+    if match.extra.get("expired") == match.turn_since and clocks.deadline(match) is not None:
+        rows.append([Button(Text("btn.claim_time"), cb("a", "t"))])
+    if match.kind == "dots" and game.stopped_by is not None:
+        rows.append([Button(Text("btn.done"), cb("a", "f"))])
+    rows += ui.get(match.kind).move_rows(match, place, cb)
+    rows.append([Button(Text("btn.more"), cb("c", "menu"))])
+    return rows
 
 
 def _translate(rows: Keyboard, lang: str) -> Keyboard:

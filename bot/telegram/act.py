@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 from collections.abc import Callable
@@ -22,9 +23,9 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 import storage
 from bot import pictures
 from bot.i18n import t
-from bot.match import turns, views
+from bot.match import clocks, records, turns, views
 from bot.match.actions import Action, Actor, AIMove, Refused
-from bot.match.effects import AITurn, Effect, Finished, Popup, Refresh, Say
+from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import BadMatchRecord, Match
 from bot.telegram.ai_pool import TIME_LIMITS
 from bot.telegram.keyboards import markup
@@ -112,15 +113,55 @@ async def perform(svc: Services, bot: Bot, outcome: Outcome) -> None:
     match = outcome.match
     if match is None:
         return
+    if any(not isinstance(e, Popup) for e in outcome.effects):
+        await schedule_tick(svc, match)
     for effect in outcome.effects:
         if isinstance(effect, Refresh):
             await refresh(svc, bot, match.id, effect.places)
         elif isinstance(effect, Say):
             await _say(bot, effect, match)
+        elif isinstance(effect, Notify):
+            await _notify(svc, bot, effect, match)
         elif isinstance(effect, AITurn):
             start_ai(svc, bot, match.id)
         elif isinstance(effect, Finished):
             await finished(svc, bot, match.id)
+
+
+async def schedule_tick(svc: Services, match: Match) -> None:
+    """Keep the match's one clock deadline in Redis where the match layer says it is."""
+    when = clocks.next_tick(match, svc.timeouts)
+    try:
+        if when is None:
+            await svc.store.deadlines.cancel(match.id, kind="tick")
+        else:
+            await svc.store.deadlines.schedule(match.id, when, kind="tick")
+    except storage.StorageError as e:
+        log.warning("deadline for match %s not kept: %s", match.id, e)
+
+
+async def _notify(svc: Services, bot: Bot, effect: Notify, match: Match) -> None:
+    """A private message when the player has a chat with the bot, else a mention in the
+    match's chat (one short message, never a flood)."""
+    prefs = await svc.store.users.get(effect.user)
+    lang = prefs.get("language") or match.lang
+    text = t(lang, effect.text)
+    try:
+        await bot.send_message(effect.user, text, parse_mode=ParseMode.HTML)
+        return
+    except (Forbidden, BadRequest):
+        pass
+    except TelegramError as e:
+        log.info("notification to %s failed: %s", effect.user, e)
+        return
+    if match.chat is not None and match.chat != effect.user:
+        seat = match.seat_of(effect.user)
+        name = html.escape(match.seats[seat].name) if seat is not None else ""
+        mention = f'<a href="tg://user?id={effect.user}">{name}</a>'
+        try:
+            await bot.send_message(match.chat, f"{mention}: {text}", parse_mode=ParseMode.HTML)
+        except TelegramError as e:
+            log.info("notification in chat %s failed: %s", match.chat, e)
 
 
 async def _say(bot: Bot, effect: Say, match: Match) -> None:
@@ -326,7 +367,8 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
 
 
 async def finished(svc: Services, bot: Bot, match_id: str) -> None:
-    """Once per match: ratings and stats (idempotent in storage by match id)."""
+    """The end of a match: ratings and stats exactly once (storage is idempotent by match
+    id, so a retried ending counts once), the replay animation and the move record."""
     record = await svc.store.matches.get(match_id)
     if record is None:
         return
@@ -337,11 +379,47 @@ async def finished(svc: Services, bot: Bot, match_id: str) -> None:
     seats: list[int | storage.AiSeat] = [
         storage.AiSeat(s.level) if s.is_ai and s.level else int(s.user or 0) for s in match.seats
     ]
-    ranks = _ranks(match)
     try:
-        await svc.store.ratings.record(match.id, match.kind, seats, ranks, chat_id=match.chat)
+        outcome = await svc.store.ratings.record(
+            match.id, match.kind, seats, _ranks(match), chat_id=match.chat
+        )
     except storage.StorageError as e:
         log.warning("ratings for match %s not recorded: %s", match.id, e)
+        return
+    if outcome.repeated:
+        return  # another process (or an earlier try) already sent the ending
+    for chat in match.chats():
+        await svc.store.chats.patch(chat, {"last_match": match.id})
+    await send_ending(svc, bot, match)
+
+
+async def send_ending(svc: Services, bot: Bot, match: Match) -> None:
+    """Each chat that showed the match gets the replay (captioned with the result) and the
+    move record as a file."""
+    try:
+        gif = await asyncio.to_thread(pictures.replay_gif, match)
+    except Exception:
+        log.exception("replay of match %s failed", match.id)
+        gif = None
+    name, data = records.record_file(match)
+    for place in match.places:
+        if place.chat is None:
+            continue
+        caption = views.result_line(match, place.lang)
+        try:
+            if gif is not None:
+                await bot.send_animation(
+                    place.chat,
+                    gif,
+                    caption=caption,
+                    parse_mode=ParseMode.HTML,
+                    filename=f"tetrad-{match.id}.gif",
+                )
+            await bot.send_document(
+                place.chat, data, filename=name, caption=t(place.lang, "end.record_caption")
+            )
+        except TelegramError as e:
+            log.info("ending of match %s not sent to %s: %s", match.id, place.chat, e)
 
 
 def _ranks(match: Match) -> list[int]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from telegram import BotCommand, Update
@@ -23,17 +24,21 @@ from telegram.ext import (
 
 import storage
 from bot.i18n import LANGUAGES, t
+from bot.match.actions import Tick
+from bot.match.clocks import Timeouts
 from bot.settings import Settings
 from bot.telegram import act, challenge, handlers, metrics
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
-COMMANDS = ("new", "challenge", "help", "rules", "lang", "m")
+COMMANDS = ("new", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
 WATCH_PERIOD = 1.0
 
 
-def build_application(settings: Settings, *, polling: bool = True) -> Application:  # type: ignore[type-arg]
+def build_application(
+    settings: Settings, *, clock: Callable[[], float] = time.time, polling: bool = True
+) -> Application:  # type: ignore[type-arg]
     """The bot with its handlers; ``polling=False`` leaves out the updater (webhook mode)."""
     if settings.token is None:
         raise ValueError("a bot token is required")
@@ -55,6 +60,7 @@ def build_application(settings: Settings, *, polling: bool = True) -> Applicatio
         builder = builder.updater(None)
     app = builder.build()
     app.bot_data["settings"] = settings
+    app.bot_data["clock"] = clock  # tests pass a fake clock; nothing else reads the time
     app.add_handler(CommandHandler("start", handlers.start))
     app.add_handler(CommandHandler("help", handlers.help_command))
     app.add_handler(CommandHandler("rules", handlers.rules))
@@ -62,6 +68,9 @@ def build_application(settings: Settings, *, polling: bool = True) -> Applicatio
     app.add_handler(CommandHandler("challenge", challenge.challenge_command))
     app.add_handler(CommandHandler("lang", handlers.lang_command))
     app.add_handler(CommandHandler(["m", "move"], handlers.move_command))
+    app.add_handler(CommandHandler("record", handlers.record_command))
+    app.add_handler(CommandHandler("stats", handlers.stats_command))
+    app.add_handler(CommandHandler("top", handlers.top_command))
     app.add_handler(CallbackQueryHandler(handlers.callback))
     private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
     reply_text = filters.REPLY & filters.TEXT & ~filters.COMMAND
@@ -74,7 +83,13 @@ def build_application(settings: Settings, *, polling: bool = True) -> Applicatio
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     settings: Settings = app.bot_data["settings"]
     store = await storage.connect(settings.redis_url)
-    svc = Services(settings=settings, store=store, ai=AIPool(time_scale=settings.ai_time_scale))
+    svc = Services(
+        settings=settings,
+        store=store,
+        ai=AIPool(time_scale=settings.ai_time_scale),
+        clock=app.bot_data["clock"],
+        timeouts=Timeouts(lobby=settings.lobby_timeout, idle=settings.idle_timeout),
+    )
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
     app.bot_data["svc"] = svc
@@ -106,6 +121,11 @@ async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-
             for due in await svc.store.deadlines.due(svc.clock(), limit=50, lease=60):
                 if due.kind == "ai":
                     act.start_ai(svc, app.bot, due.match_id)
+                elif due.kind == "tick":
+                    outcome = await act.act(svc, due.match_id, None, Tick())
+                    await act.perform(svc, app.bot, outcome)
+                    if outcome.match is not None and not outcome.effects:
+                        await act.schedule_tick(svc, outcome.match)
                 await svc.store.deadlines.done(due)
         except asyncio.CancelledError:
             raise
@@ -115,12 +135,14 @@ async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-
 
 
 @asynccontextmanager
-async def running(settings: Settings, *, poll_timeout: int = 10) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+async def running(
+    settings: Settings, *, poll_timeout: int = 10, clock: Callable[[], float] = time.time
+) -> AsyncIterator[Application]:  # type: ignore[type-arg]
     """Start the bot with long polling inside the caller's event loop, and stop it on exit.
 
     `tetrad local` and the end-to-end test fixture use this, so both run the real bot.
     """
-    app = build_application(settings)
+    app = build_application(settings, clock=clock)
     async with app:  # initialize() and shutdown(); post_init/post_shutdown are ours to call
         await _post_init(app)
         try:

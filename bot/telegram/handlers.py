@@ -18,20 +18,28 @@ from telegram.ext import ContextTypes
 import storage
 from bot import i18n
 from bot.i18n import Text, t
-from bot.match import lobby, menus
+from bot.match import lobby, menus, records
 from bot.match.actions import (
     Action,
     Actor,
     AddBot,
+    AnswerDraw,
     Cancel,
+    ClaimTime,
     Cursor,
+    Done,
+    Ground,
     Join,
     Leave,
+    OfferDraw,
     Play,
     Refused,
+    Resign,
     Start,
+    Stop,
 )
 from bot.match.callback import BadCallback, parse
+from bot.match.effects import Refresh
 from bot.match.model import Match
 from bot.telegram import act
 from bot.telegram.keyboards import markup
@@ -53,6 +61,8 @@ async def language(svc: Services, user: User | None, chat_id: int | None = None)
             return str(chat["language"])
     if user is not None:
         prefs = await svc.store.users.get(user.id)
+        if prefs.get("name") != user.full_name:  # leaderboards show names
+            await svc.store.users.patch(user.id, {"name": user.full_name[:64]})
         if prefs.get("language") in i18n.LANGUAGES:
             return str(prefs["language"])
         return i18n.normalize(user.language_code, svc.settings.default_language)
@@ -214,6 +224,18 @@ async def _match_for_text(
 # -- buttons -------------------------------------------------------------------------------
 
 LOBBY_OPS = {"j": Join(), "l": Leave(), "s": Start(), "x": Cancel()}
+# ``a:<id>:<version>:<arg>``: ways to end a match.
+END_OPS: dict[str, Action] = {
+    "r": Resign(False),
+    "R": Resign(True),
+    "d": OfferDraw(),
+    "y": AnswerDraw(True),
+    "n": AnswerDraw(False),
+    "s": Stop(),
+    "f": Done(),
+    "g": Ground(),
+    "t": ClaimTime(),
+}
 
 
 async def callback(update: Update, context: Context) -> None:
@@ -244,6 +266,17 @@ async def callback(update: Update, context: Context) -> None:
         action = Play(code=cb.arg)
     elif cb.op == "c":
         action = Cursor(cb.arg)
+    elif cb.op == "a" and cb.arg in END_OPS:
+        action = END_OPS[cb.arg]
+    elif cb.op == "a" and cb.arg == "x":
+        await _rematch(update, context, cb.match, lang)
+        return
+    elif cb.op == "a" and cb.arg == "c":
+        await act.answer(query, lang, act.Outcome())
+        await send_record(
+            svc, context.bot, cb.match, query.message.chat.id if query.message else user.id, lang
+        )
+        return
     elif cb.op == "n":
         await act.answer(query, lang, act.Outcome(refused=Refused(f"info.{cb.arg or 'none'}")))
         return
@@ -342,6 +375,7 @@ async def create_match(
             lang=lang,
             now=svc.clock(),
             ai_level=choice.ai_level,
+            clock=choice.clock,
         )
     except Refused as r:
         return act.Outcome(refused=r)
@@ -351,6 +385,129 @@ async def create_match(
     if not effects:
         effects = [Refresh()]
     return act.Outcome(match, effects)
+
+
+async def _rematch(update: Update, context: Context, match_id: str, lang: str) -> None:
+    svc = svc_of(context)
+    query = update.callback_query
+    assert query is not None
+    actor = actor_of(query.from_user, lang)
+    new_id = storage.new_match_id()
+    box: dict[str, Match] = {}
+
+    def fn(record: dict[str, Any]) -> dict[str, Any]:
+        old = act.load(record)
+        box["new"] = lobby.rematch(old, actor, new_id, svc.clock())
+        return old.to_json()
+
+    try:
+        await svc.store.matches.update(match_id, fn)
+    except Refused as r:
+        await act.answer(query, lang, act.Outcome(refused=r))
+        return
+    except storage.MatchNotFound:
+        await act.answer(query, lang, act.Outcome(refused=Refused("err.no_match")))
+        return
+    match = box["new"]
+    effects = lobby.start(match, svc.clock())
+    await svc.store.matches.create(match.to_json())
+    await act.answer(query, lang, act.Outcome())
+    await act.refresh(svc, context.bot, match_id)
+    await act.perform(svc, context.bot, act.Outcome(match, [Refresh(), *effects]))
+
+
+async def send_record(svc: Services, bot: Any, match_id: str, chat_id: int, lang: str) -> None:
+    record = await svc.store.matches.get(match_id)
+    if record is None:
+        await bot.send_message(chat_id, t(lang, "err.no_match"))
+        return
+    match = act.load(record)
+    if not match.has_game or match.status == "lobby":
+        await bot.send_message(chat_id, t(lang, "record.none"))
+        return
+    name, data = records.record_file(match)
+    await bot.send_document(chat_id, data, filename=name, caption=t(lang, "end.record_caption"))
+
+
+async def record_command(update: Update, context: Context) -> None:
+    """`/record`: the move record of the last finished match here (or of a match id)."""
+    svc = svc_of(context)
+    user, chat = update.effective_user, update.effective_chat
+    if chat is None:
+        return
+    lang = await language(svc, user, chat.id)
+    match_id = (context.args or [None])[0] or (await svc.store.chats.get(chat.id)).get("last_match")
+    if not match_id or not storage_id(match_id):
+        await _reply(update.effective_message, t(lang, "record.none"))
+        return
+    await send_record(svc, context.bot, match_id, chat.id, lang)
+
+
+def storage_id(text: str) -> bool:
+    return text.isalnum() and len(text) <= 24
+
+
+async def stats_command(update: Update, context: Context) -> None:
+    svc = svc_of(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    lang = await language(svc, user, chat.id)
+    profile = await svc.store.users.profile(user.id)
+    lines = [t(lang, "stats.title", name=html.escape(user.full_name))]
+    if not profile.games:
+        lines.append(t(lang, "stats.none"))
+    for kind in ("dots", "boxes", "sprouts"):
+        if kind in profile.games:
+            lines.append(stats_line(lang, kind, profile.stats(kind)))
+    await _reply(update.effective_message, "\n\n".join(lines))
+
+
+async def top_command(update: Update, context: Context) -> None:
+    svc = svc_of(context)
+    user, chat = update.effective_user, update.effective_chat
+    if chat is None:
+        return
+    lang = await language(svc, user, chat.id)
+    lines: list[str] = []
+    scopes = [(chat.id, "top.chat")] if chat.type != ChatType.PRIVATE else []
+    scopes.append((None, "top.global"))
+    for chat_id, title in scopes:
+        lines.append(t(lang, title))
+        for kind in ("dots", "boxes", "sprouts"):
+            top = await svc.store.ratings.top(kind, chat_id=chat_id, n=5)
+            lines.append(f"<b>{t(lang, f'game.{kind}')}</b>")
+            if not top:
+                lines.append(t(lang, "top.empty"))
+            for i, row in enumerate(top, 1):
+                name = html.escape(await display_name(svc, row.user_id))
+                lines.append(
+                    t(lang, "top.row", n=i, name=name, rating=round(row.rating), games=row.games)
+                )
+    await _reply(update.effective_message, "\n".join(lines))
+
+
+async def display_name(svc: Services, user_id: int) -> str:
+    prefs = await svc.store.users.get(user_id)
+    return str(prefs.get("name") or user_id)
+
+
+def stats_line(lang: str, kind: str, s: storage.GameStats) -> str:
+    """One game's line of /stats: games against people (with rating and best win) and
+    games against the bot per level."""
+    parts = [f"<b>{t(lang, f'game.{kind}')}</b>"]
+    tally = s.tally
+    parts.append(t(lang, "stats.people", played=tally.played, won=tally.won, drawn=tally.drawn))
+    if s.rating is not None:
+        mark = "?" if s.rating.provisional else ""
+        parts.append(t(lang, "stats.rating", rating=f"{round(s.rating.rating)}{mark}"))
+    if s.best_win is not None:
+        parts.append(t(lang, "stats.best_win", rating=round(s.best_win.rating)))
+    for level, lv in sorted(s.vs_ai.items()):
+        parts.append(
+            t(lang, "stats.vs_bot", level=t(lang, f"level.{level}"), won=lv.won, played=lv.played)
+        )
+    return "\n".join(parts)
 
 
 async def _set_language(update: Update, context: Context, owner: str, lang: str) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import storage
+from bot.match.clocks import Timeouts
 from bot.settings import Settings
 from bot.telegram.ai_pool import AIPool
 
@@ -41,6 +42,7 @@ class Services:
     store: storage.Store
     ai: AIPool
     clock: Callable[[], float] = time.time
+    timeouts: Timeouts = field(default_factory=Timeouts)
     pictures: PictureCache = field(default_factory=PictureCache)
     # What each place shows now, by (match id, place index): skip edits that change nothing.
     shown: dict[tuple[str, int], tuple[Any, ...]] = field(default_factory=dict)

@@ -41,6 +41,9 @@ class Region:
 class Board:
     """Dots, captured areas, empty bases and scores; :meth:`place` applies every rule of a move."""
 
+    # Trace steps before a stale union–find is rebuilt: about what a rebuild costs.
+    patience = 1024
+
     def __init__(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         s = self.stride = width + 2
@@ -173,20 +176,14 @@ class Board:
         if not gaps or (len(gaps) < 2 and not enclosed):
             return []
         # After dots died the union–find may join groups that are apart now: it then
-        # expects too many rings, which only makes the trace run on. So it is rebuilt only
-        # when a trace does run on.
+        # expects too many rings (never too few), which only makes the trace run on. So it
+        # is rebuilt only when a trace does run on.
         parent = self.parent[player]
         comps = len({self._find(parent, g) for g in groups})
         want = len(gaps) - comps
         if want <= 0 and not enclosed:
-            if not self.dirty[player]:
-                return []
-            self._rebuild(player)
-            parent = self.parent[player]
-            want = len(gaps) - len({self._find(parent, g) for g in groups})
-            if want <= 0:
-                return []
-        patience = 48 * len(gaps)
+            return []
+        patience = self.patience
         d, xs, ys = self.dirs, self.xs, self.ys
         # One walk per side: [cell, back direction, path, twice the signed area, open].
         walks = [[p, a, [p], 0, True] for a, _, _ in gaps]

@@ -67,7 +67,7 @@ async def play_to_end(
     """
     for _ in range(max_taps):
         board = await message(chat, board_id)
-        if not board.buttons:
+        if finished(board):
             return board
         v = version(board)
         user = _to_move(players, board)
@@ -82,6 +82,11 @@ async def play_to_end(
         r, c = rng.choice(steps)
         await user.press_button(r, c, board)  # keyboard-only step: wait until the bot is quiet
     raise AssertionError("the game did not end")
+
+
+def finished(m: MessageView) -> bool:
+    """A final board: no move or navigation buttons left (only rematch/record, or none)."""
+    return not any(buttons(m, op) for op in ("p", "c"))
 
 
 def _to_move(players: dict[int, UserHandle], board: MessageView) -> UserHandle:

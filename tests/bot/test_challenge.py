@@ -17,7 +17,7 @@ async def _challenge(pg: ScenarioClient, user: UserHandle, command: str) -> tupl
     """Send the command; return the board's message id and the link."""
     await user.send(command)
     msgs = await user.private.bot_messages()
-    board = next(m for m in reversed(msgs) if m.media is not None)
+    board = next(m for m in reversed(msgs) if m.media and m.media.kind == "photo")
     link_msg = msgs[-1]
     found = LINK.search(link_msg.body)
     assert found, link_msg.body

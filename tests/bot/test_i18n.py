@@ -35,3 +35,18 @@ def test_nested_text_and_missing_params() -> None:
 )
 def test_normalize(code: str | None, lang: str) -> None:
     assert normalize(code) == lang
+
+
+def test_every_key_the_bot_uses_is_in_the_catalogs() -> None:
+    """Literal keys in bot/ (Text("…"), Refused("…"), t(lang, "…")) all exist."""
+    import re
+    from pathlib import Path
+
+    pattern = re.compile(r"""(?:Text|Refused|\bt)\((?:[a-z_.]+, )?"([a-z_]+\.[a-z_.]+)\"""")
+    used: set[str] = set()
+    for path in Path("bot").rglob("*.py"):
+        used |= set(pattern.findall(path.read_text(encoding="utf-8")))
+    assert used, "the pattern found nothing: it is broken"
+    for lang in LANGUAGES:
+        missing = sorted(k for k in used if k not in catalog(lang))
+        assert not missing, f"{lang}: {missing}"

@@ -150,3 +150,10 @@ def test_bad_records(kind: str) -> None:
     for bad in ({}, {"kind": kind}, {"kind": kind, "v": 999}, {"kind": "no-such-game"}):
         with pytest.raises(engine.BadRecord):
             engine.load(bad)
+
+
+@pytest.mark.parametrize(("kind", "options", "seed"), _cases())
+def test_text_record_round_trip(kind: str, options: dict[str, Any], seed: int) -> None:
+    g = engine.random_playout(engine.new(kind, **dict(options)), random.Random(seed))
+    back = engine.read_text_record(engine.text_record(g, ["players: A, B"]))
+    assert back.to_json() == g.to_json()

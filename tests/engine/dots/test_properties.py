@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.dots import Game, Move
+from engine.dots.rings import Board
 
 from .helpers import dead
 from .reference import Referee
@@ -69,8 +71,14 @@ def test_invariants_and_records(options: dict[str, Any], picks: list[int], actio
         assert a.to_json() == b.to_json()
 
 
-def test_engine_agrees_with_the_independent_referee() -> None:
-    for seed in range(120):
+@pytest.mark.parametrize("patience", [Board.patience, 0])
+def test_engine_agrees_with_the_independent_referee(
+    patience: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # patience 0 rebuilds the union-find at every trace after dots died: both paths count.
+    monkeypatch.setattr(Board, "patience", patience)
+    rebuilds = 0
+    for seed in range(60 if patience else 40):
         rng = random.Random(seed)
         w, h = rng.randint(5, 11), rng.randint(5, 11)
         g, ref = Game(w, h), Referee(w, h)
@@ -82,6 +90,8 @@ def test_engine_agrees_with_the_independent_referee() -> None:
             assert g.captured_dots == ref.scores(), (seed, g.ply)
         theirs = {p: a for p, a in ref.area.items() if ref.dot.get(p) != a}
         assert _normal_dead(g) == theirs, seed
+        rebuilds += g._board.rebuilds
+    assert rebuilds > 0 or patience
 
 
 SYMMETRIES = [
