@@ -31,6 +31,7 @@ class Settings:
     default_language: str
     ai_time_scale: float = 1.0
     group_edits_per_minute: float = 20.0
+    storage_chats: tuple[int, ...] = ()  # where inline-message pictures are uploaded
     lobby_timeout: float = 6 * 3600.0
     idle_timeout: float = 7 * 86400.0
 
@@ -110,7 +111,16 @@ class Settings:
         lobby_timeout = _hours(get, "LOBBY_TIMEOUT_HOURS", 6) * 3600
         idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
 
+        storage_text = get("STORAGE_CHAT_ID") or ""
+        try:
+            storage_chats = tuple(int(c) for c in storage_text.split(",") if c.strip())
+        except ValueError:
+            raise SettingsError(
+                f"STORAGE_CHAT_ID must be chat ids separated by commas, not {storage_text!r}"
+            ) from None
+
         return cls(
+            storage_chats=storage_chats,
             token=token,
             api_url=api_url,
             redis_url=redis_url,

@@ -40,7 +40,6 @@ def new_challenge(
         lang=lang,
         now=now,
     )
-    match.chat = chat
     match.extra["link"] = 1
     match.places.append(Place(chat=chat, lang=lang, seat=0))
     return match

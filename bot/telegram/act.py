@@ -1,8 +1,6 @@
 """The path of one action: storage.update(apply) → effects → Bot API calls.
 
-Pictures always show the latest stored state: a refresh re-reads the match and skips places
-whose caption, keyboard and picture are already shown, so a burst of taps coalesces into the
-edits that are still needed ("latest wins") instead of queueing every frame.
+Pictures always show the latest stored state: see boards.refresh ("latest wins").
 """
 
 from __future__ import annotations
@@ -10,15 +8,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, CallbackQuery, InputMediaPhoto
+from telegram import Bot, CallbackQuery
 from telegram.constants import ChatAction, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 import storage
 from bot import pictures
@@ -28,7 +25,7 @@ from bot.match.actions import Action, Actor, AIMove, Refused
 from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import BadMatchRecord, Match
 from bot.telegram.ai_pool import TIME_LIMITS
-from bot.telegram.keyboards import markup
+from bot.telegram.boards import refresh
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
@@ -170,133 +167,6 @@ async def _say(bot: Bot, effect: Say, match: Match) -> None:
         await bot.send_message(effect.chat, t(lang, effect.text), parse_mode=ParseMode.HTML)
     except TelegramError as e:
         log.info("message to %s failed: %s", effect.chat, e)
-
-
-# -- showing a match ---------------------------------------------------------------------
-
-_locks: dict[str, asyncio.Lock] = {}
-
-
-def _lock(match_id: str) -> asyncio.Lock:
-    lock = _locks.get(match_id)
-    if lock is None:
-        if len(_locks) > 10_000:
-            _locks.clear()
-        lock = _locks[match_id] = asyncio.Lock()
-    return lock
-
-
-async def refresh(
-    svc: Services, bot: Bot, match_id: str, places: tuple[int, ...] | None = None
-) -> None:
-    """Bring the given places (all by default) up to the latest stored state."""
-    async with _lock(match_id):
-        record = await svc.store.matches.get(match_id)
-        if record is None:
-            return
-        try:
-            match = load(record)
-        except BadMatchRecord as e:
-            log.error("match %s cannot be shown: %s", match_id, e)
-            return
-        indexes = range(len(match.places)) if places is None else places
-        for i in indexes:
-            if 0 <= i < len(match.places):
-                await _show(svc, bot, match, i)
-
-
-async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
-    place = match.places[i]
-    view = views.place_view(match, i)
-    picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
-    keys = tuple(b.data for row in view.keyboard for b in row)
-    shown_key = (match.id, i)
-    before = svc.shown.get(shown_key)
-    now = (picture_key, view.caption, keys)
-    if before == now:
-        return
-    reply_markup = markup(view.keyboard, place.lang)
-    target: dict[str, Any] = (
-        {"inline_message_id": place.inline}
-        if place.inline
-        else {"chat_id": place.chat, "message_id": place.msg}
-    )
-    try:
-        if place.msg is None and place.inline is None:
-            if place.chat is None:
-                return
-            png = _picture(svc, match, view.picture)
-            sent = await bot.send_photo(
-                place.chat,
-                png,
-                caption=view.caption,
-                parse_mode=ParseMode.HTML,
-                reply_markup=reply_markup,
-            )
-            await _remember_message(svc, match.id, i, sent.message_id)
-        elif before is None or before[0] != picture_key:
-            png = _picture(svc, match, view.picture)
-            media = InputMediaPhoto(png, caption=view.caption, parse_mode=ParseMode.HTML)
-            await bot.edit_message_media(media=media, reply_markup=reply_markup, **target)
-        elif before[1] != view.caption:
-            await bot.edit_message_caption(
-                caption=view.caption,
-                parse_mode=ParseMode.HTML,
-                reply_markup=reply_markup,
-                **target,
-            )
-        else:
-            await bot.edit_message_reply_markup(reply_markup=reply_markup, **target)
-    except BadRequest as e:
-        text = str(e).lower()
-        if "not modified" in text:
-            pass
-        elif "not found" in text or "message_id_invalid" in text or "can't be edited" in text:
-            # The board message was deleted: show the board again as a new message.
-            if place.chat is not None and place.inline is None:
-                svc.shown.pop(shown_key, None)
-                place.msg = None
-                await _show(svc, bot, match, i)
-            return
-        else:
-            log.warning("showing match %s place %d failed: %s", match.id, i, e)
-            return
-    except ChatMigrated as e:
-        await _migrate(svc, match.id, i, e.new_chat_id)
-        place.chat, place.msg = e.new_chat_id, None
-        await _show(svc, bot, match, i)
-        return
-    except Forbidden as e:
-        log.info("match %s place %d unreachable: %s", match.id, i, e)
-        return
-    svc.shown[shown_key] = now
-
-
-def _picture(svc: Services, match: Match, view: dict[str, Any]) -> bytes:
-    key = (match.id, match.version, match.status, json.dumps(view, sort_keys=True))
-    png = svc.pictures.get(key)
-    if png is None:
-        png = pictures.board_png(match, view)
-        svc.pictures.put(key, png)
-    return png
-
-
-async def _remember_message(svc: Services, match_id: str, i: int, message_id: int) -> None:
-    def fn(record: dict[str, Any]) -> dict[str, Any]:
-        match = load(record)
-        match.places[i].msg = message_id
-        return match.to_json()
-
-    await svc.store.matches.update(match_id, fn)
-
-
-async def _migrate(svc: Services, match_id: str, i: int, chat: int) -> None:
-    def fn(record: dict[str, Any]) -> dict[str, Any]:
-        match = load(record)
-        match.places[i].chat, match.places[i].msg = chat, None
-        return match.to_json()
-
-    await svc.store.matches.update(match_id, fn)
 
 
 # -- the bot's own moves -------------------------------------------------------------------

@@ -17,7 +17,10 @@ from telegram import BotCommand, Update
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
+    ChatMemberHandler,
+    ChosenInlineResultHandler,
     CommandHandler,
+    InlineQueryHandler,
     MessageHandler,
     filters,
 )
@@ -27,7 +30,7 @@ from bot.i18n import LANGUAGES, t
 from bot.match.actions import Tick
 from bot.match.clocks import Timeouts
 from bot.settings import Settings
-from bot.telegram import act, challenge, handlers, metrics
+from bot.telegram import act, boards, challenge, handlers, inline, metrics
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.services import Services
 
@@ -72,6 +75,9 @@ def build_application(
     app.add_handler(CommandHandler("stats", handlers.stats_command))
     app.add_handler(CommandHandler("top", handlers.top_command))
     app.add_handler(CallbackQueryHandler(handlers.callback))
+    app.add_handler(InlineQueryHandler(inline.inline_query))
+    app.add_handler(ChosenInlineResultHandler(inline.chosen))
+    app.add_handler(ChatMemberHandler(boards.member_changed, ChatMemberHandler.MY_CHAT_MEMBER))
     private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
     reply_text = filters.REPLY & filters.TEXT & ~filters.COMMAND
     app.add_handler(MessageHandler(private_text | reply_text, handlers.text_message))
@@ -121,6 +127,8 @@ async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-
             for due in await svc.store.deadlines.due(svc.clock(), limit=50, lease=60):
                 if due.kind == "ai":
                     act.start_ai(svc, app.bot, due.match_id)
+                elif due.kind == boards.SHOW_KIND:
+                    svc.spawn(boards.refresh(svc, app.bot, due.match_id))
                 elif due.kind == "tick":
                     outcome = await act.act(svc, due.match_id, None, Tick())
                     await act.perform(svc, app.bot, outcome)

@@ -257,6 +257,11 @@ async def callback(update: Update, context: Context) -> None:
     if cb.op == "L":
         await _set_language(update, context, cb.match, cb.arg)
         return
+    if cb.op == "j" and cb.arg and query.inline_message_id:  # Join under a fresh inline game
+        from bot.telegram import inline
+
+        if await inline.not_ready(update, context, cb, lang):
+            return
     action: Action
     if cb.op in LOBBY_OPS:
         action = LOBBY_OPS[cb.op]
