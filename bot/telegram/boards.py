@@ -134,8 +134,9 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
             # The board message was deleted: show the board again as a new message.
             if place.chat is not None and place.inline is None:
                 svc.shown.pop(shown_key, None)
-                place.msg = None
-                await _show(svc, bot, match, i)
+                gone, place.msg = place.msg, None
+                if await _send_new(svc, bot, match, i, picture_key, png, replacing=gone):
+                    svc.shown[shown_key] = now
             return
         else:
             log.warning("showing match %s place %d failed: %s", match.id, i, e)
@@ -171,16 +172,23 @@ async def _caption(bot: Bot, caption: str, reply_markup: Any, target: dict[str, 
 
 
 async def _send_new(
-    svc: Services, bot: Bot, match: Match, i: int, picture_key: Any, png: Any
+    svc: Services,
+    bot: Bot,
+    match: Match,
+    i: int,
+    picture_key: Any,
+    png: Any,
+    *,
+    replacing: int | None = None,
 ) -> bool:
-    """Send a place's first board (or a replacement for a deleted one) exactly once, even
-    when several replicas refresh the match at the same moment."""
+    """Send a place's first board (or a replacement for the deleted message ``replacing``)
+    exactly once, even when several replicas refresh the match at the same moment."""
     lease = await svc.store.leases.acquire(f"send:{match.id}:{i}", SEND_LEASE)
     if lease is None:
         return False  # another replica is sending it; its refresh goes round again
     try:
         record = await svc.store.matches.get(match.id)
-        if record is None or Match.from_json(record).places[i].msg is not None:
+        if record is None or Match.from_json(record).places[i].msg not in (None, replacing):
             return False  # sent meanwhile
         place = match.places[i]
         view = views.place_view(match, i)
