@@ -10,7 +10,7 @@ import storage
 from bot.match import records
 from bot.match.model import Match
 from playground.client import ChatHandle, MessageView, UserHandle
-from tests.bot.helpers import buttons, finished, message, version, wait_message
+from tests.bot.helpers import buttons, finished, message, texts, version, wait_message
 from tests.fixtures.playground import ScenarioClient
 
 DOTS_SMALL = ["Dots", "Small 10×10", "Next »"]
@@ -67,7 +67,7 @@ async def test_resign_with_confirmation_then_replay_and_record(pg: ScenarioClien
     menu = await message(group, board.message_id)
     await bob.press("🏳 Resign", menu, group)
     ask = await message(group, board.message_id)
-    assert "🏳 Yes, I resign" in sum(ask.button_texts, [])
+    assert "🏳 Yes, I resign" in texts(ask)
     popup = await alice.press("🏳 Yes, I resign", ask, group)
     assert popup is not None and "another player" in popup.text
     await bob.press("🏳 Yes, I resign", ask, group)
@@ -141,7 +141,7 @@ async def test_claim_the_win_on_time(pg: ScenarioClient) -> None:
     assert popup is not None and "not up yet" in popup.text
     pg.clock.advance(61)
     board = await wait_message(
-        group, board.message_id, lambda m: "⏱ Claim the win on time" in sum(m.button_texts, [])
+        group, board.message_id, lambda m: "⏱ Claim the win on time" in texts(m)
     )
     assert "time is up" in (board.caption or "")
     await pg.settle()
