@@ -198,7 +198,7 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
             draw.line(_ends(lay, m), fill=halo, width=round(w * 3.2))
     for m, owner in lines.items():
         draw.line(_ends(lay, m), fill=color(PLAYER[owner]), width=w)
-    if lines:
+    if lines or view.get("labels"):  # the dots go back over the lines and guides
         dot = _dot_sprite(lay)
         for r, c in _dots(tuple(game.mask)):
             dot.put(img, *lay.xy(r, c))

@@ -10,6 +10,8 @@ That is five whole-image operations whatever the number of dots.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -230,8 +232,7 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     view = view or {}
     lang = lang_of(view)
     lay = layout(game, view)
-    img = _territory(lay, territory(game)).copy()
-    _draw_dots(img, lay, game)
+    img = _BODIES.body(lay, game).copy()
     last = game.last_move
     if last is not None and view.get("last", True):
         ring_sprite(0.5 * lay.step, max(2.0, 0.1 * lay.step), INK, PAPER).put(
@@ -242,6 +243,63 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
         _draw_window(ImageDraw.Draw(img), lay, window)
     draw_header(img, _header(game, view, lang), lay.u)
     return img
+
+
+class Bodies:
+    """Recent boards without their overlays (last-move ring, window, header), by position.
+
+    A position is the territory plus the dots in the order placed (and the STOP ply, which
+    decides who placed the later ones). Consecutive pictures of a game differ by a dot or
+    two while the territory stays, so the board before is copied and the new dots stamped
+    on it, exactly as the full drawing would have drawn them."""
+
+    SIZE = 12  # boards kept (about 1.5 MB each at 1280 px)
+    REACH = 4  # how many new dots may be stamped onto an earlier board
+
+    def __init__(self) -> None:
+        self._boards: OrderedDict[Any, Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _get(self, key: Any) -> Image.Image | None:
+        with self._lock:
+            img = self._boards.get(key)
+            if img is not None:
+                self._boards.move_to_end(key)
+            return img
+
+    def _put(self, key: Any, img: Image.Image) -> None:
+        with self._lock:
+            self._boards[key] = img
+            while len(self._boards) > self.SIZE:
+                self._boards.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._boards.clear()
+
+    def body(self, lay: Layout, game: Any) -> Image.Image:
+        t = territory(game)
+        dots = _dot_points(game)
+        head = (lay, t, game.stop_ply if game.stopped_by is not None else None)
+        found = self._get((head, dots))
+        if found is not None:
+            return found
+        img = None
+        for k in range(1, min(self.REACH, len(dots)) + 1):
+            before = self._get((head, dots[:-k]))
+            if before is not None:
+                img = before.copy()
+                for x, y in dots[-k:]:
+                    _stamp(img, lay, x, y, _dot_code(game.cell(x, y)))
+                break
+        if img is None:
+            img = _territory(lay, t).copy()
+            _draw_dots(img, lay, game, dots)
+        self._put((head, dots), img)
+        return img
+
+
+_BODIES = Bodies()
 
 
 Points = tuple[tuple[int, int], ...]
@@ -367,28 +425,48 @@ def _draw_base(draw: ImageDraw.ImageDraw, lay: Layout, owner: int, ring: Points)
         dashed(draw, a, b, fill, width, lay.step * 0.3, lay.step * 0.18)
 
 
-def _draw_dots(img: Image.Image, lay: Layout, game: Any) -> None:
+def _dot_points(game: Any) -> tuple[tuple[int, int], ...]:
+    """Every dot in the order placed: the starting cross (not moves), then the moves."""
+    cross = [(x, y) for x, y, _ in game.cross_points()]
+    return tuple(cross + [(m.x, m.y) for m in game.moves])
+
+
+def _dot_code(cell: Any) -> int:
+    """What a point shows (see LIVE, CAPTURED, HOME); 0 for no dot."""
+    p = cell.dot
+    if p is None:
+        return 0
+    if cell.area is None:
+        return LIVE + p
+    return HOME + p if cell.area == p else CAPTURED + p
+
+
+def _draw_dots(img: Image.Image, lay: Layout, game: Any, dots: Any) -> None:
     cols = lay.cols
     codes = bytearray(cols * lay.rows)
-    points = [(x, y) for x, y, _ in game.cross_points()] + [(m.x, m.y) for m in game.moves]
-    for x, y in points:  # the starting cross is on the board without being moves
-        cell = game.cell(x, y)
-        p = cell.dot
-        if p is None:
-            continue
-        if cell.area is None:
-            code = LIVE + p
-        elif cell.area == p:
-            code = HOME + p
-        else:
-            code = CAPTURED + p
-        codes[y * cols + x] = code * 36
+    for x, y in dots:
+        codes[y * cols + x] = _dot_code(game.cell(x, y)) * 36
     tiny = Image.frombytes("L", (cols, lay.rows), bytes(codes))
     x0, y0, x1, y1 = lay.board_box
     blocks = tiny.resize((x1 - x0, y1 - y0), Image.Resampling.NEAREST)
     packed = ImageChops.add(blocks, _shape_tiles(lay))
     lut, mask = _dot_luts()
     img.paste(packed.point(lut), (x0, y0), packed.point(mask))
+
+
+@lru_cache(maxsize=64)
+def _stamp_tile(lay: Layout, code: int) -> tuple[Image.Image, Image.Image]:
+    """One point's block as :func:`_draw_dots` draws it for ``code``."""
+    s = lay.step
+    packed = _shape_tiles(lay).crop((0, 0, s, s)).point(lambda v: v + code * 36)
+    lut, mask = _dot_luts()
+    return packed.point(lut), packed.point(mask)
+
+
+def _stamp(img: Image.Image, lay: Layout, x: int, y: int, code: int) -> None:
+    if code:
+        tile, mask = _stamp_tile(lay, code)
+        img.paste(tile, (lay.bx + x * lay.step, lay.by + y * lay.step), mask)
 
 
 def _draw_window(draw: ImageDraw.ImageDraw, lay: Layout, window: Any) -> None:

@@ -39,10 +39,11 @@ def _mention(seat: Seat, lang: str, link: bool) -> str:
 
 def title(match: Match, lang: str) -> str:
     o = match.options
+    game: Any = match.game
     if match.kind == "dots":
-        size = f"{o.get('width', '?')}×{o.get('height', '?')}"
+        size = f"{game.width}×{game.height}"
     elif match.kind == "boxes":
-        size = o.get("shape") or f"{o.get('rows', '?')}×{o.get('cols', '?')}"
+        size = t(lang, f"shape.{game.shape}") if game.shape else f"{game.rows}×{game.cols}"
     else:
         size = t(lang, "sprouts.spots", n=o.get("spots", "?"))
         if o.get("misere"):

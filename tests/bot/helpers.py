@@ -103,3 +103,8 @@ def _to_move(players: dict[int, UserHandle], board: MessageView) -> UserHandle:
             if uid in players:
                 return players[uid]
     raise AssertionError(f"cannot tell whose turn it is: {board.body!r}")
+
+
+def texts(m: MessageView) -> list[str]:
+    """Every button label of a message, row by row."""
+    return [b.text for row in m.buttons for b in row]

@@ -8,7 +8,7 @@ import random
 import pytest
 from PIL import Image
 
-from tests.bot.helpers import play_to_end, wait_message
+from tests.bot.helpers import buttons, message, play_to_end, version, wait_message
 from tests.fixtures.playground import ScenarioClient
 
 
@@ -46,3 +46,33 @@ async def test_full_private_game_against_each_level(
     board = await wait_message(alice.private, first.message_id, lambda m: bool(m.buttons))
     final = await play_to_end({alice.id: alice}, alice.private, board.message_id, random.Random(1))
     assert "wins" in (final.caption or "") or "Draw" in (final.caption or ""), final.caption
+
+
+async def test_big_boxes_board_picks_a_box_then_a_side(pg: ScenarioClient) -> None:
+    await pg.set_limits(enabled=False)
+    alice = await pg.user("alice", lang="en")
+    await alice.send("/new")
+    for label in ("Dots and Boxes", "8×8", "Next »", "🤖 Easy"):
+        await alice.press(label)
+    first = await alice.private.last_message()
+    board = await wait_message(alice.private, first.message_id, lambda m: bool(m.buttons))
+    rng = random.Random(2)
+    for _ in range(4):
+        v = version(board)
+        assert not buttons(board, "p"), "a big board shows boxes first, not every line"
+        boxes = [
+            (r, c)
+            for r, c in buttons(board, "c")
+            if (board.buttons[r][c].callback_data or "").split(":")[-1].startswith("b")
+        ]
+        r, c = rng.choice(boxes)
+        await alice.press_button(r, c, board)
+        board = await message(alice.private, board.message_id)
+        sides = buttons(board, "p")
+        assert 1 <= len(sides) <= 4, board.button_texts
+        r, c = rng.choice(sides)
+        await alice.press_button(r, c, board, settle=False)
+        board = await wait_message(
+            alice.private, board.message_id, lambda m, v=v: version(m) != v and bool(m.buttons)
+        )
+    assert "Move " in (board.caption or "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,35 @@ async def test_inline_mode_and_deep_link_from_the_page(
             )
             await page.page.locator("#modal-buttons button", has_text="Open").click()
             await page.wait_for_bot("Mini bot here: from_page")
+        except BaseException:
+            await page.screenshot(tmp_path / "failure.png")
+            raise
+
+
+async def test_a_short_game_to_the_end_in_the_browser(pg: ScenarioClient, tmp_path: Path) -> None:
+    """A person plays Dots and Boxes against the bot to the end by clicking in the page."""
+    await pg.set_limits(enabled=False)
+    await pg.user("alice", lang="en")
+    async with chromium() as browser:
+        page = await ChatPage.open(browser, pg.url, "alice", PHONE)
+        try:
+            await page.open_chat("Tetrad")
+            await page.page.locator("#start-bot").click()
+            await page.wait_for_bot("Pick a game")
+            await page.press("⚡ Boxes vs bot")
+            board = page.page.locator("#messages .msg:has(.kb)").last
+            for _ in range(40):
+                await board.locator(".kb button").first.wait_for()
+                if await board.locator(".kb button", has_text="Rematch").count():
+                    break
+                before = await board.inner_text()
+                await board.locator(".kb button", has_text=re.compile("^[━┃]$")).first.click()
+                await page.page.wait_for_function(
+                    "([el, before]) => el.innerText !== before",
+                    arg=[await board.element_handle(), before],
+                )
+            caption = await board.inner_text()
+            assert "wins" in caption or "Draw" in caption, caption
         except BaseException:
             await page.screenshot(tmp_path / "failure.png")
             raise

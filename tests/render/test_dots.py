@@ -175,3 +175,49 @@ def test_the_starting_cross_is_drawn() -> None:
     img = decode(render.board_png(g, {}))
     for x, y, player in g.cross_points():
         assert at(img, *lay.xy(x, y)) == PLAYER[player]
+
+
+def test_a_board_built_dot_by_dot_equals_one_drawn_at_once() -> None:
+    """Pictures after each move reuse the board before; the result must not depend on it."""
+    g = engine.new("dots", width=8, height=7)
+    rng = random.Random(0)
+    stepwise = []
+    for ply in range(48):
+        if ply == 36:
+            g.stop(g.turn)  # from here one player places every dot
+        legal = g.legal_moves()
+        g.play(legal[rng.randrange(len(legal))])
+        stepwise.append(render.board_png(g, {}))
+    dots._BODIES.clear()
+    dots._territory.cache_clear()
+    assert render.board_png(g, {}) == stepwise[-1]
+    assert len(g.captures) > 0  # the walk crossed captures (territory changes) too
+    # The same points without STOP belong to other players: no board may be mixed up.
+    same_moves = type(g)(**g.options)
+    for m in g.moves[:38]:  # two dots past STOP, the rings still the same
+        same_moves.play(m)
+    for n, state in enumerate(g.replay()):
+        if n == 38:  # g two dots past STOP is now the latest board drawn
+            assert dots.territory(state) == dots.territory(same_moves)
+            render.board_png(state, {})
+            break
+    stamped = render.board_png(same_moves, {})
+    assert stamped == _fresh(same_moves)
+    # The AI's reply comes in the same picture: two new dots stamped at once.
+    dots._BODIES.clear()
+    h = type(g)(**g.options)
+    for m in g.moves[:20]:
+        h.play(m)
+    render.board_png(h, {})
+    h.play(g.moves[20])
+    h.play(g.moves[21])
+    fresh = type(g)(**g.options)
+    for m in g.moves[:22]:
+        fresh.play(m)
+    assert render.board_png(h, {}) == _fresh(fresh)
+
+
+def _fresh(g: Any) -> bytes:
+    dots._BODIES.clear()
+    dots._territory.cache_clear()
+    return render.board_png(g, {})

@@ -45,7 +45,7 @@ def _window(game: Any, place: Place) -> tuple[int, int]:
     w = place.cursor.get("w")
     if isinstance(w, list) and len(w) == 2 and all(isinstance(v, int) for v in w):
         return _clamp(game, w[0], w[1])
-    last = game.last_turn()
+    last = game.last_turn
     if last:
         m = last[-1]
         return _clamp(game, m.r - H // 2, m.c - W // 2)
