@@ -45,8 +45,19 @@ class Outcome:
     refused: Refused | None = None
 
 
-def load(record: dict[str, Any]) -> Match:
-    return Match.from_json(record)
+def load(record: dict[str, Any], svc: Services | None = None) -> Match:
+    """A match from its record, with its live game from the cache when we have it."""
+    match = Match.from_json(record)
+    if svc is not None and match.state is not None:
+        game = svc.games.get(match.id, match.version)
+        if game is not None:
+            match.attach(game)
+    return match
+
+
+def remember(svc: Services, match: Match) -> None:
+    if match.has_game:
+        svc.games.put(match.id, match.version, match.game)
 
 
 async def act(
@@ -62,7 +73,7 @@ async def act(
     box: dict[str, Any] = {}
 
     def fn(record: dict[str, Any]) -> dict[str, Any]:
-        match = load(record)
+        match = load(record, svc)
         effects = turns.apply(match, actor, action, now=svc.clock(), version=version, place=place)
         box["match"], box["effects"] = match, effects
         return match.to_json()
@@ -76,6 +87,7 @@ async def act(
     except (storage.CorruptRecord, storage.UnknownVersion, BadMatchRecord) as e:
         log.error("match %s cannot be read: %s", match_id, e)
         return Outcome(refused=Refused("err.broken_match", alert=True))
+    remember(svc, box["match"])
     return Outcome(box["match"], box["effects"])
 
 
@@ -182,7 +194,7 @@ async def refresh(
         if record is None:
             return
         try:
-            match = load(record)
+            match = load(record, svc)
         except BadMatchRecord as e:
             log.error("match %s cannot be shown: %s", match_id, e)
             return
@@ -298,7 +310,7 @@ async def kick_ai(svc: Services, bot: Bot, match_id: str) -> None:
     record = await svc.store.matches.get(match_id)
     if record is None:
         return
-    seat = load(record).to_move
+    seat = load(record, svc).to_move
     if seat is not None and seat.is_ai:
         start_ai(svc, bot, match_id)
 
@@ -327,7 +339,7 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
         record = await svc.store.matches.get(match_id)
         if record is None:
             return
-        match = load(record)
+        match = load(record, svc)
         seat = match.to_move
         if seat is None or not seat.is_ai:
             break
@@ -359,7 +371,7 @@ async def finished(svc: Services, bot: Bot, match_id: str) -> None:
     record = await svc.store.matches.get(match_id)
     if record is None:
         return
-    match = load(record)
+    match = load(record, svc)
     result = match.game.result
     if match.status != "finished" or result is None:
         return

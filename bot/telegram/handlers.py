@@ -199,7 +199,7 @@ async def _match_for_text(
         if record is None:
             continue
         try:
-            match = act.load(record)
+            match = act.load(record, svc)
         except ValueError:
             continue
         if replied is not None:
@@ -407,7 +407,7 @@ async def send_record(svc: Services, bot: Any, match_id: str, chat_id: int, lang
     if record is None:
         await bot.send_message(chat_id, t(lang, "err.no_match"))
         return
-    match = act.load(record)
+    match = act.load(record, svc)
     if not match.has_game or match.status == "lobby":
         await bot.send_message(chat_id, t(lang, "record.none"))
         return
