@@ -43,8 +43,19 @@ class Outcome:
     refused: Refused | None = None
 
 
-def load(record: dict[str, Any]) -> Match:
-    return Match.from_json(record)
+def load(record: dict[str, Any], svc: Services | None = None) -> Match:
+    """A match from its record, with its live game from the cache when we have it."""
+    match = Match.from_json(record)
+    if svc is not None and match.state is not None:
+        game = svc.games.get(match.id, match.version)
+        if game is not None:
+            match.attach(game)
+    return match
+
+
+def remember(svc: Services, match: Match) -> None:
+    if match.has_game:
+        svc.games.put(match.id, match.version, match.game)
 
 
 async def act(
@@ -72,7 +83,7 @@ async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]
     box: dict[str, Any] = {}
 
     def fn(record: dict[str, Any]) -> dict[str, Any]:
-        match = load(record)
+        match = load(record, svc)
         effects = step(match)
         box["match"], box["effects"] = match, effects
         return match.to_json()
@@ -86,6 +97,7 @@ async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]
     except (storage.CorruptRecord, storage.UnknownVersion, BadMatchRecord) as e:
         log.error("match %s cannot be read: %s", match_id, e)
         return Outcome(refused=Refused("err.broken_match", alert=True))
+    remember(svc, box["match"])
     return Outcome(box["match"], box["effects"])
 
 
@@ -181,7 +193,7 @@ async def kick_ai(svc: Services, bot: Bot, match_id: str) -> None:
     record = await svc.store.matches.get(match_id)
     if record is None:
         return
-    seat = load(record).to_move
+    seat = load(record, svc).to_move
     if seat is not None and seat.is_ai:
         start_ai(svc, bot, match_id)
 
@@ -210,7 +222,7 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
         record = await svc.store.matches.get(match_id)
         if record is None:
             return
-        match = load(record)
+        match = load(record, svc)
         seat = match.to_move
         if seat is None or not seat.is_ai:
             break
@@ -242,7 +254,7 @@ async def finished(svc: Services, bot: Bot, match_id: str) -> None:
     record = await svc.store.matches.get(match_id)
     if record is None:
         return
-    match = load(record)
+    match = load(record, svc)
     result = match.game.result
     if match.status != "finished" or result is None:
         return

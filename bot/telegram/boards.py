@@ -61,7 +61,7 @@ async def refresh(
             if record is None:
                 return
             try:
-                match = Match.from_json(record)
+                match = _load(record, svc)
             except BadMatchRecord as e:
                 log.error("match %s cannot be shown: %s", match_id, e)
                 return
@@ -73,6 +73,12 @@ async def refresh(
                 return
             places = None  # it changed while we edited: bring every place up to date
         await later(svc, match_id, RETRY_SOON)
+
+
+def _load(record: dict[str, Any], svc: Services) -> Match:
+    from bot.telegram.act import load  # act imports this module
+
+    return load(record, svc)
 
 
 async def later(svc: Services, match_id: str, delay: float) -> None:

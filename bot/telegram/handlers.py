@@ -5,6 +5,7 @@ Nothing a user sends may escape as an exception: bad input gets a popup or a rep
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import logging
@@ -16,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 import storage
-from bot import i18n
+from bot import examples, i18n
 from bot.i18n import Text, t
 from bot.match import lobby, menus, records
 from bot.match.actions import (
@@ -116,8 +117,18 @@ async def rules(update: Update, context: Context) -> None:
     lang = await language(svc, update.effective_user, chat.id if chat else None)
     wanted = (context.args or [""])[0].lower()
     kinds = [k for k in ("dots", "boxes", "sprouts") if not wanted or k.startswith(wanted[:3])]
+    message = update.effective_message
     for kind in kinds or ["dots", "boxes", "sprouts"]:
-        await _reply(update.effective_message, t(lang, f"rules.{kind}"))
+        png = await asyncio.to_thread(examples.picture, kind, lang)
+        if png is None or message is None:
+            await _reply(message, t(lang, f"rules.{kind}"))
+            continue
+        try:
+            await message.reply_photo(
+                png, caption=t(lang, f"rules.{kind}"), parse_mode=ParseMode.HTML
+            )
+        except TelegramError as e:
+            log.info("rules picture failed: %s", e)
 
 
 async def new(update: Update, context: Context) -> None:
@@ -204,7 +215,7 @@ async def _match_for_text(
         if record is None:
             continue
         try:
-            match = act.load(record)
+            match = act.load(record, svc)
         except ValueError:
             continue
         if replied is not None:
@@ -426,7 +437,7 @@ async def send_record(svc: Services, bot: Any, match_id: str, chat_id: int, lang
     if record is None:
         await bot.send_message(chat_id, t(lang, "err.no_match"))
         return
-    match = act.load(record)
+    match = act.load(record, svc)
     if not match.has_game or match.status == "lobby":
         await bot.send_message(chat_id, t(lang, "record.none"))
         return
