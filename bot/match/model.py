@@ -158,6 +158,15 @@ class Match:
     def vs_ai(self) -> bool:
         return any(s.is_ai for s in self.seats)
 
+    def place_at(self, chat: int | None, msg: int | None, inline: str | None) -> int | None:
+        """The index of the place showing the message (chat, msg) or the inline message."""
+        for i, p in enumerate(self.places):
+            if inline is not None and p.inline == inline:
+                return i
+            if inline is None and p.chat == chat and p.msg == msg and msg is not None:
+                return i
+        return None
+
     def chats(self) -> list[int]:
         return sorted({p.chat for p in self.places if p.chat is not None})
 

@@ -36,6 +36,10 @@ def ai_lease(svc: Services) -> float:
     return 5.0 + 4 * max(TIME_LIMITS.values()) * svc.ai.time_scale
 
 
+# (chat id, message id, inline message id) of the message a tap came from
+Where = tuple[int | None, int | None, str | None]
+
+
 @dataclass
 class Outcome:
     match: Match | None = None
@@ -65,16 +69,24 @@ async def act(
     action: Action,
     *,
     version: int | None = None,
-    place: int | None = None,
+    at: Where | None = None,
 ) -> Outcome:
-    """Apply an action atomically; a refusal changes nothing and is returned, not raised."""
-    return await run(
-        svc,
-        match_id,
-        lambda match: turns.apply(
-            match, actor, action, now=svc.clock(), version=version, place=place
-        ),
-    )
+    """Apply an action atomically; a refusal changes nothing and is returned, not raised.
+    ``at`` says which message the tap came from (the place whose cursor a step moves)."""
+
+    def step(match: Match) -> list[Effect]:
+        place = match.place_at(*at) if at is not None else None
+        return turns.apply(
+            match,
+            actor,
+            action,
+            now=svc.clock(),
+            version=version,
+            place=place,
+            timeouts=svc.timeouts,
+        )
+
+    return await run(svc, match_id, step)
 
 
 async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]]) -> Outcome:

@@ -30,7 +30,7 @@ from bot.i18n import LANGUAGES, t
 from bot.match.actions import Tick
 from bot.match.clocks import Timeouts
 from bot.settings import Settings
-from bot.telegram import act, boards, challenge, handlers, inline, metrics
+from bot.telegram import act, boards, buttons, challenge, commands, common, inline, metrics, typed
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.services import Services
 
@@ -64,24 +64,24 @@ def build_application(
     app = builder.build()
     app.bot_data["settings"] = settings
     app.bot_data["clock"] = clock  # tests pass a fake clock; nothing else reads the time
-    app.add_handler(CommandHandler("start", handlers.start))
-    app.add_handler(CommandHandler("help", handlers.help_command))
-    app.add_handler(CommandHandler("rules", handlers.rules))
-    app.add_handler(CommandHandler("new", handlers.new))
+    app.add_handler(CommandHandler("start", commands.start))
+    app.add_handler(CommandHandler("help", commands.help_command))
+    app.add_handler(CommandHandler("rules", commands.rules))
+    app.add_handler(CommandHandler("new", commands.new))
     app.add_handler(CommandHandler("challenge", challenge.challenge_command))
-    app.add_handler(CommandHandler("lang", handlers.lang_command))
-    app.add_handler(CommandHandler(["m", "move"], handlers.move_command))
-    app.add_handler(CommandHandler("record", handlers.record_command))
-    app.add_handler(CommandHandler("stats", handlers.stats_command))
-    app.add_handler(CommandHandler("top", handlers.top_command))
-    app.add_handler(CallbackQueryHandler(handlers.callback))
+    app.add_handler(CommandHandler("lang", commands.lang_command))
+    app.add_handler(CommandHandler(["m", "move"], typed.move_command))
+    app.add_handler(CommandHandler("record", commands.record_command))
+    app.add_handler(CommandHandler("stats", commands.stats_command))
+    app.add_handler(CommandHandler("top", commands.top_command))
+    app.add_handler(CallbackQueryHandler(buttons.callback))
     app.add_handler(InlineQueryHandler(inline.inline_query))
     app.add_handler(ChosenInlineResultHandler(inline.chosen))
     app.add_handler(ChatMemberHandler(boards.member_changed, ChatMemberHandler.MY_CHAT_MEMBER))
     private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
     reply_text = filters.REPLY & filters.TEXT & ~filters.COMMAND
-    app.add_handler(MessageHandler(private_text | reply_text, handlers.text_message))
-    app.add_error_handler(handlers.error_handler)
+    app.add_handler(MessageHandler(private_text | reply_text, typed.text_message))
+    app.add_error_handler(common.error_handler)
     metrics.instrument(app)
     return app
 

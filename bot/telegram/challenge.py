@@ -12,7 +12,7 @@ import html
 import logging
 from urllib.parse import urlencode
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.helpers import create_deep_linked_url
@@ -25,7 +25,8 @@ from bot.match.callback import Callback
 from bot.match.effects import Effect, Refresh, Say
 from bot.match.model import Match
 from bot.telegram import act
-from bot.telegram.handlers import Context, actor_of, create_match, language, svc_of
+from bot.telegram.buttons import create_match
+from bot.telegram.common import Context, actor_of, language, reply, svc_of
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
@@ -36,15 +37,6 @@ KIND_WORDS = {
     "b": ("boxes", "квадраты", "палочки"),
     "s": ("sprouts", "рассада"),
 }
-
-
-async def _reply(message: Message | None, text: str, **kwargs: object) -> None:
-    if message is None:
-        return
-    try:
-        await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)  # type: ignore[arg-type]
-    except TelegramError as e:
-        log.info("reply failed: %s", e)
 
 
 def _quick_path(code: str) -> str:
@@ -81,7 +73,7 @@ async def challenge_command(update: Update, context: Context) -> None:
             for c, kind in menus.KINDS.items()
         ]
     ]
-    await _reply(update.effective_message, t(lang, "link.choose"), reply_markup=markup(rows, lang))
+    await reply(update.effective_message, t(lang, "link.choose"), reply_markup=markup(rows, lang))
 
 
 async def create(
@@ -151,11 +143,11 @@ async def start_payload(update: Update, context: Context, payload: str) -> None:
         await _group_lobby(update, context, path, lang)
         return
     if chat.type != ChatType.PRIVATE:
-        await _reply(update.effective_message, t(lang, "link.unknown"))
+        await reply(update.effective_message, t(lang, "link.unknown"))
         return
     refusal = await _open(svc, context.bot, user.id, actor_of(user, lang), chat.id, lang, payload)
     if refusal is not None:
-        await _reply(update.effective_message, t(lang, refusal))
+        await reply(update.effective_message, t(lang, refusal))
 
 
 async def _open(
@@ -227,7 +219,7 @@ async def _group_lobby(update: Update, context: Context, path: str, lang: str) -
     except Refused:
         choice = None
     if not isinstance(choice, menus.Choice):
-        await _reply(update.effective_message, t(lang, "link.unknown"))
+        await reply(update.effective_message, t(lang, "link.unknown"))
         return
     actor = actor_of(user, lang)
     if chat.type == ChatType.PRIVATE:
@@ -235,6 +227,6 @@ async def _group_lobby(update: Update, context: Context, path: str, lang: str) -
         return
     outcome = await create_match(svc, actor, choice, chat.id, True, lang)
     if outcome.refused is not None:
-        await _reply(update.effective_message, t(lang, outcome.refused.text))
+        await reply(update.effective_message, t(lang, outcome.refused.text))
         return
     await act.perform(svc, context.bot, outcome)

@@ -25,7 +25,7 @@ from bot.match.effects import Refresh
 from bot.match.model import Match
 from bot.match.ui import Button
 from bot.telegram import act, media
-from bot.telegram.handlers import Context, actor_of, language, svc_of
+from bot.telegram.common import Context, actor_of, language, svc_of
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
