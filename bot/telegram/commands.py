@@ -17,7 +17,7 @@ from bot.i18n import t
 from bot.match import menus, records
 from bot.match.ui import Button
 from bot.telegram import act
-from bot.telegram.common import Context, language, reply, svc_of
+from bot.telegram.common import Context, asker, reply
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
@@ -30,70 +30,70 @@ async def start(update: Update, context: Context) -> None:
 
         await challenge.start_payload(update, context, context.args[0])
         return
-    svc = svc_of(context)
-    user, chat = update.effective_user, update.effective_chat
-    lang = await language(svc, user, chat.id if chat else None)
-    name = html.escape(user.first_name if user else "")
-    rows = menus.root(user.id if user else 0).keyboard
+    a = await asker(update, context)
+    if a is None:
+        return
+    name = html.escape(a.user.first_name)
+    rows = menus.root(a.user.id).keyboard
     await reply(
         update.effective_message,
-        t(lang, "start.greeting", name=name),
-        reply_markup=markup(rows, lang),
+        t(a.lang, "start.greeting", name=name),
+        reply_markup=markup(rows, a.lang),
     )
 
 
 async def help_command(update: Update, context: Context) -> None:
-    svc = svc_of(context)
-    chat = update.effective_chat
-    lang = await language(svc, update.effective_user, chat.id if chat else None)
-    await reply(update.effective_message, t(lang, "help.text"))
+    a = await asker(update, context)
+    if a is None:
+        return
+    await reply(update.effective_message, t(a.lang, "help.text"))
 
 
 async def rules(update: Update, context: Context) -> None:
-    svc = svc_of(context)
-    chat = update.effective_chat
-    lang = await language(svc, update.effective_user, chat.id if chat else None)
+    a = await asker(update, context)
+    if a is None:
+        return
     wanted = (context.args or [""])[0].lower()
     kinds = [k for k in ("dots", "boxes", "sprouts") if not wanted or k.startswith(wanted[:3])]
     message = update.effective_message
     for kind in kinds or ["dots", "boxes", "sprouts"]:
-        png = await asyncio.to_thread(examples.picture, kind, lang)
+        png = await asyncio.to_thread(examples.picture, kind, a.lang)
         if png is None or message is None:
-            await reply(message, t(lang, f"rules.{kind}"))
+            await reply(message, t(a.lang, f"rules.{kind}"))
             continue
         try:
             await message.reply_photo(
-                png, caption=t(lang, f"rules.{kind}"), parse_mode=ParseMode.HTML
+                png, caption=t(a.lang, f"rules.{kind}"), parse_mode=ParseMode.HTML
             )
         except TelegramError as e:
             log.info("rules picture failed: %s", e)
 
 
 async def new(update: Update, context: Context) -> None:
-    svc = svc_of(context)
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    a = await asker(update, context)
+    if a is None:
         return
-    lang = await language(svc, user, chat.id)
-    screen = menus.root(user.id)
+    screen = menus.root(a.user.id)
     await reply(
-        update.effective_message, t(lang, screen.text), reply_markup=markup(screen.keyboard, lang)
+        update.effective_message,
+        t(a.lang, screen.text),
+        reply_markup=markup(screen.keyboard, a.lang),
     )
 
 
 async def lang_command(update: Update, context: Context) -> None:
-    svc = svc_of(context)
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    a = await asker(update, context)
+    if a is None:
         return
-    lang = await language(svc, user, chat.id)
     rows = [
         [
-            Button("English", f"L:{user.id}:0:en"),
-            Button("Русский", f"L:{user.id}:0:ru"),
+            Button("English", f"L:{a.user.id}:0:en"),
+            Button("Русский", f"L:{a.user.id}:0:ru"),
         ]
     ]
-    await reply(update.effective_message, t(lang, "lang.choose"), reply_markup=markup(rows, lang))
+    await reply(
+        update.effective_message, t(a.lang, "lang.choose"), reply_markup=markup(rows, a.lang)
+    )
 
 
 async def send_record(svc: Services, bot: Any, match_id: str, chat_id: int, lang: str) -> None:
@@ -111,16 +111,16 @@ async def send_record(svc: Services, bot: Any, match_id: str, chat_id: int, lang
 
 async def record_command(update: Update, context: Context) -> None:
     """`/record`: the move record of the last finished match here (or of a match id)."""
-    svc = svc_of(context)
-    user, chat = update.effective_user, update.effective_chat
-    if chat is None:
+    a = await asker(update, context)
+    if a is None:
         return
-    lang = await language(svc, user, chat.id)
-    match_id = (context.args or [None])[0] or (await svc.store.chats.get(chat.id)).get("last_match")
+    match_id = (context.args or [None])[0] or (await a.svc.store.chats.get(a.chat.id)).get(
+        "last_match"
+    )
     if not match_id or not storage_id(match_id):
-        await reply(update.effective_message, t(lang, "record.none"))
+        await reply(update.effective_message, t(a.lang, "record.none"))
         return
-    await send_record(svc, context.bot, match_id, chat.id, lang)
+    await send_record(a.svc, context.bot, match_id, a.chat.id, a.lang)
 
 
 def storage_id(text: str) -> bool:
@@ -128,41 +128,37 @@ def storage_id(text: str) -> bool:
 
 
 async def stats_command(update: Update, context: Context) -> None:
-    svc = svc_of(context)
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    a = await asker(update, context)
+    if a is None:
         return
-    lang = await language(svc, user, chat.id)
-    profile = await svc.store.users.profile(user.id)
-    lines = [t(lang, "stats.title", name=html.escape(user.full_name))]
+    profile = await a.svc.store.users.profile(a.user.id)
+    lines = [t(a.lang, "stats.title", name=html.escape(a.user.full_name))]
     if not profile.games:
-        lines.append(t(lang, "stats.none"))
+        lines.append(t(a.lang, "stats.none"))
     for kind in ("dots", "boxes", "sprouts"):
         if kind in profile.games:
-            lines.append(stats_line(lang, kind, profile.stats(kind)))
+            lines.append(stats_line(a.lang, kind, profile.stats(kind)))
     await reply(update.effective_message, "\n\n".join(lines))
 
 
 async def top_command(update: Update, context: Context) -> None:
-    svc = svc_of(context)
-    user, chat = update.effective_user, update.effective_chat
-    if chat is None:
+    a = await asker(update, context)
+    if a is None:
         return
-    lang = await language(svc, user, chat.id)
     lines: list[str] = []
-    scopes = [(chat.id, "top.chat")] if chat.type != ChatType.PRIVATE else []
+    scopes = [(a.chat.id, "top.chat")] if a.chat.type != ChatType.PRIVATE else []
     scopes.append((None, "top.global"))
     for chat_id, title in scopes:
-        lines.append(t(lang, title))
+        lines.append(t(a.lang, title))
         for kind in ("dots", "boxes", "sprouts"):
-            top = await svc.store.ratings.top(kind, chat_id=chat_id, n=5)
-            lines.append(f"<b>{t(lang, f'game.{kind}')}</b>")
+            top = await a.svc.store.ratings.top(kind, chat_id=chat_id, n=5)
+            lines.append(f"<b>{t(a.lang, f'game.{kind}')}</b>")
             if not top:
-                lines.append(t(lang, "top.empty"))
+                lines.append(t(a.lang, "top.empty"))
             for i, row in enumerate(top, 1):
-                name = html.escape(await display_name(svc, row.user_id))
+                name = html.escape(await display_name(a.svc, row.user_id))
                 lines.append(
-                    t(lang, "top.row", n=i, name=name, rating=round(row.rating), games=row.games)
+                    t(a.lang, "top.row", n=i, name=name, rating=round(row.rating), games=row.games)
                 )
     await reply(update.effective_message, "\n".join(lines))
 

@@ -4,9 +4,10 @@ and the last line of defence against errors."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
-from telegram import Message, Update, User
+from telegram import Chat, Message, Update, User
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -38,6 +39,24 @@ async def language(svc: Services, user: User | None, chat_id: int | None = None)
             return str(prefs["language"])
         return i18n.normalize(user.language_code, svc.settings.default_language)
     return svc.settings.default_language
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who sent a command, where, and in which language to answer."""
+
+    svc: Services
+    user: User
+    chat: Chat
+    lang: str
+
+
+async def asker(update: Update, context: Context) -> Asker | None:
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return None
+    svc = svc_of(context)
+    return Asker(svc, user, chat, await language(svc, user, chat.id))
 
 
 def actor_of(user: User, lang: str) -> Actor:
