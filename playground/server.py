@@ -19,6 +19,7 @@ import aiohttp
 from aiohttp import web
 
 from playground.api import BotApi, Params, Upload
+from playground.faults import BadFault
 from playground.limits import NOT_FOUND, UNAUTHORIZED, ApiError, Limits
 from playground.world import PlaygroundError, World
 
@@ -134,6 +135,7 @@ class Emulator:
             "/pg/settle": ("GET", self._settle),
             "/pg/requests": ("GET", self._requests),
             "/pg/limits": ("POST", self._set_limits),
+            "/pg/faults": ("*", self._faults),
         }
         for path, (method, handler) in people.items():
             r.add_route(method, path, self._people(handler))
@@ -164,6 +166,14 @@ class Emulator:
                 for k, v in params.values.items()
                 if k in ("chat_id", "text", "caption", "data")
             }
+            fault = world.faults.pick(method)
+            if fault is not None:
+                entry["fault"] = fault.kind
+                if fault.kind == "timeout":
+                    await asyncio.sleep(fault.delay)
+                    if fault.apply:
+                        await self.api.call(method, params)
+                raise fault.error(world.faults.rng)
             result = await self.api.call(method, params)
             entry["ok"] = True
             body: dict[str, Any] = {"ok": True, "result": result}
@@ -515,6 +525,32 @@ class Emulator:
             setattr(limits, key, type(getattr(limits, key))(value))
         self.world.flood.reset()
         return _json(limits.__dict__)
+
+    async def _faults(self, request: web.Request) -> web.Response:
+        """GET: the active faults and counts; POST ``{"clear": true}`` or a fault to add:
+        ``{"kind": "429"|"5xx"|"timeout", "methods": [...], "rate", "seconds",
+        "retry_after", "delay", "apply"}``."""
+        faults = self.world.faults
+        if request.method == "POST":
+            b = await self._body(request)
+            if b.get("clear"):
+                faults.clear()
+            else:
+                try:
+                    faults.add(
+                        str(b["kind"]),
+                        methods=b.get("methods"),
+                        rate=float(b.get("rate", 1.0)),
+                        seconds=float(b.get("seconds", 10.0)),
+                        retry_after=int(b.get("retry_after", 1)),
+                        delay=float(b.get("delay", 10.0)),
+                        apply=bool(b.get("apply", False)),
+                    )
+                except BadFault as e:
+                    raise PlaygroundError(str(e)) from None
+        elif request.method != "GET":
+            raise PlaygroundError("GET or POST")
+        return _json(faults.to_json())
 
     # ------------------------------------------------------------------ page and live events
     async def _index(self, request: web.Request) -> web.FileResponse:

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from playground.entities import auto_entities
+from playground.faults import Faults
 from playground.files import FileStore, StoredFile
 from playground.limits import (
     NOT_MODIFIED,
@@ -151,6 +152,7 @@ class World:
         self.bot_name = bot_name
         self.limits = limits or Limits()
         self.flood = FloodControl(self.limits)
+        self.faults = Faults()  # injected Bot API failures (see faults.py)
         self.files = FileStore()
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}  # by ref
