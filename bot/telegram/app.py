@@ -52,7 +52,9 @@ def build_application(
         .base_file_url(settings.base_file_url)
         .rate_limiter(
             metrics.MeasuredRateLimiter(
-                group_max_rate=settings.group_edits_per_minute, max_retries=3
+                overall_max_rate=settings.messages_per_second,
+                group_max_rate=settings.group_edits_per_minute,
+                max_retries=3,
             )
         )
         .concurrent_updates(True)
