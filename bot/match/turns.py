@@ -13,6 +13,7 @@ from bot.match.actions import (
     Actor,
     AddBot,
     AIMove,
+    AlreadyApplied,
     AnswerDraw,
     Cancel,
     ClaimTime,
@@ -43,14 +44,46 @@ def apply(
     version: int | None = None,
     place: int | None = None,
     timeouts: Timeouts = DEFAULT_TIMEOUTS,
+    request: str | None = None,
 ) -> list[Effect]:
     """Apply ``action`` by ``actor`` (None for the bot itself) and say what must be shown.
 
     Raises :class:`Refused` and leaves the match unchanged when the action is not allowed;
     ``version`` (from the button) must match the match's, so stale buttons do nothing.
+    ``request`` names the Telegram update that asked (callback query id, chat:message id):
+    the same request again raises :class:`AlreadyApplied` instead of being refused as stale
+    (or, for keyboard steps that keep the version, applied twice).
     """
     if isinstance(action, Tick):
         return clocks.tick(match, now, timeouts)
+    if request is not None and match.extra.get("rq") == request:
+        raise AlreadyApplied(match)
+    effects = _apply(match, actor, action, now, version, place, timeouts)
+    if request is not None:
+        match.extra["rq"] = request
+    return effects
+
+
+RESUME_AFTER = 2.0  # seconds a redelivered update waits before following up
+
+
+def resume(match: Match) -> list[Effect]:
+    """What a match needs when its last action may not have been followed up (the process
+    that applied it died): the bot's move if it is still its turn in a moment. (Its boards are
+    shown again a moment later too, so as not to race the first delivery's own edits.)"""
+    seat = match.to_move
+    return [AITurn(check_after=RESUME_AFTER)] if seat is not None and seat.is_ai else []
+
+
+def _apply(
+    match: Match,
+    actor: Actor | None,
+    action: Action,
+    now: float,
+    version: int | None,
+    place: int | None,
+    timeouts: Timeouts,
+) -> list[Effect]:
     over = clocks.stop_over(match, now)
     if over:  # the STOP time ran out before this tap: the game ends, the tap does nothing
         return [*over, Popup(Text("stop.time_over"), alert=True)]

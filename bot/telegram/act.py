@@ -21,11 +21,11 @@ import storage
 from bot import pictures
 from bot.i18n import t
 from bot.match import clocks, records, turns, views
-from bot.match.actions import Action, Actor, AIMove, Refused
+from bot.match.actions import Action, Actor, AIMove, AlreadyApplied, Refused
 from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import BadMatchRecord, Match
 from bot.telegram.ai_pool import TIME_LIMITS
-from bot.telegram.boards import refresh
+from bot.telegram.boards import RETRY_SOON, later, refresh
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
@@ -70,9 +70,12 @@ async def act(
     *,
     version: int | None = None,
     at: Where | None = None,
+    request: str | None = None,
 ) -> Outcome:
     """Apply an action atomically; a refusal changes nothing and is returned, not raised.
-    ``at`` says which message the tap came from (the place whose cursor a step moves)."""
+    ``at`` says which message the tap came from (the place whose cursor a step moves);
+    ``request`` is the update's own id, so a redelivered update is recognised (see
+    :func:`turns.apply`) and only followed up."""
 
     def step(match: Match) -> list[Effect]:
         place = match.place_at(*at) if at is not None else None
@@ -84,9 +87,15 @@ async def act(
             version=version,
             place=place,
             timeouts=svc.timeouts,
+            request=request,
         )
 
-    return await run(svc, match_id, step)
+    try:
+        return await run(svc, match_id, step)
+    except AlreadyApplied as done:
+        log.info("update %s for match %s was applied before; following it up", request, match_id)
+        await later(svc, match_id, RETRY_SOON)
+        return Outcome(done.match, turns.resume(done.match))
 
 
 async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]]) -> Outcome:
@@ -143,6 +152,8 @@ async def perform(svc: Services, bot: Bot, outcome: Outcome) -> None:
             await _say(bot, effect, match)
         elif isinstance(effect, Notify):
             await _notify(svc, bot, effect, match)
+        elif isinstance(effect, AITurn) and effect.check_after:
+            svc.spawn(_kick_later(svc, bot, match.id, effect.check_after))
         elif isinstance(effect, AITurn):
             start_ai(svc, bot, match.id)
         elif isinstance(effect, Finished):
@@ -200,6 +211,14 @@ def start_ai(svc: Services, bot: Bot, match_id: str) -> None:
     svc.spawn(ai_turn(svc, bot, match_id))
 
 
+async def _kick_later(svc: Services, bot: Bot, match_id: str, delay: float) -> None:
+    await asyncio.sleep(delay)
+    try:
+        await kick_ai(svc, bot, match_id)
+    except storage.StorageError as e:
+        log.warning("AI follow-up for match %s failed: %s", match_id, e)
+
+
 async def kick_ai(svc: Services, bot: Bot, match_id: str) -> None:
     """The lazy check on any tap: if the bot should be moving here, make sure it is."""
     record = await svc.store.matches.get(match_id)
@@ -226,6 +245,10 @@ async def ai_turn(svc: Services, bot: Bot, match_id: str) -> None:
     except Exception:
         log.exception("AI turn for match %s failed", match_id)
         await svc.store.deadlines.schedule(match_id, svc.clock() + 10, kind="ai")
+        return
+    # A person may have moved while this turn still held the lease (showing the board), and
+    # their own start found it busy: now that it is free, look once more.
+    await kick_ai(svc, bot, match_id)
 
 
 async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease) -> None:
@@ -245,7 +268,12 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
                 await bot.send_chat_action(chat, ChatAction.TYPING)
         assert seat.level is not None
         move, _spent = await svc.ai.choose(match.game.to_json(), seat.level, seed=match.version)
-        await lease.renew(ai_lease(svc))
+        try:
+            await lease.renew(ai_lease(svc))
+        except storage.LeaseLost:
+            # Thinking outlived the lease (a busy machine, a cold worker pool): another
+            # process may be on this turn too. Either move is safe: the version decides.
+            log.warning("AI turn for match %s outlived its lease", match_id)
         outcome = await act(
             svc, match_id, None, AIMove(match.game.turn, move), version=match.version
         )

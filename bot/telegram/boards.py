@@ -38,6 +38,8 @@ ROUNDS = 5  # re-reads after edits before leaving the rest to a deadline
 SHOW_KIND = "show"  # deadline kind: show this match's boards again
 RETRY_SOON = 2.0
 SEND_LEASE = 30.0
+SHOW_LEASE = 15.0  # one replica edits a match's boards at a time (renewed by nothing: short)
+BUSY_RETRY = 0.5
 
 _locks: dict[str, asyncio.Lock] = {}
 
@@ -56,23 +58,34 @@ async def refresh(
 ) -> None:
     """Bring the given places (all by default) up to the latest stored state."""
     async with _lock(match_id):
-        for _ in range(ROUNDS):
-            record = await svc.store.matches.get(match_id)
-            if record is None:
-                return
-            try:
-                match = _load(record, svc)
-            except BadMatchRecord as e:
-                log.error("match %s cannot be shown: %s", match_id, e)
-                return
-            indexes = range(len(match.places)) if places is None else places
-            for i in indexes:
-                if 0 <= i < len(match.places):
-                    await _show(svc, bot, match, i)
-            if await svc.store.matches.get(match_id) == record:
-                return
-            places = None  # it changed while we edited: bring every place up to date
-        await later(svc, match_id, RETRY_SOON)
+        # One replica at a time edits a match's boards, or an edit of an older state could
+        # land after one of a newer state. The holder reads the record again after its edits;
+        # a replica that finds it busy looks again a moment later.
+        try:
+            async with svc.store.lease(f"show:{match_id}", SHOW_LEASE):
+                await _refresh(svc, bot, match_id, places)
+        except storage.LeaseBusy:
+            await later(svc, match_id, BUSY_RETRY)
+
+
+async def _refresh(svc: Services, bot: Bot, match_id: str, places: tuple[int, ...] | None) -> None:
+    for _ in range(ROUNDS):
+        record = await svc.store.matches.get(match_id)
+        if record is None:
+            return
+        try:
+            match = _load(record, svc)
+        except BadMatchRecord as e:
+            log.error("match %s cannot be shown: %s", match_id, e)
+            return
+        indexes = range(len(match.places)) if places is None else places
+        for i in indexes:
+            if 0 <= i < len(match.places):
+                await _show(svc, bot, match, i)
+        if await svc.store.matches.get(match_id) == record:
+            return
+        places = None  # it changed while we edited: bring every place up to date
+    await later(svc, match_id, RETRY_SOON)
 
 
 def _load(record: dict[str, Any], svc: Services) -> Match:

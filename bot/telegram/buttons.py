@@ -118,7 +118,9 @@ async def callback(update: Update, context: Context) -> None:
         if query.inline_message_id
         else (message.chat.id if message else None, message.message_id if message else None, None)
     )
-    outcome = await act.act(svc, cb.match, actor_of(user, lang), action, version=cb.version, at=at)
+    outcome = await act.act(
+        svc, cb.match, actor_of(user, lang), action, version=cb.version, at=at, request=query.id
+    )
     await act.answer(query, lang, outcome)
     await act.perform(svc, context.bot, outcome)
     if outcome.refused is not None and outcome.refused.text.key == "err.not_your_turn":

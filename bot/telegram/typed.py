@@ -42,7 +42,13 @@ async def _typed_move(update: Update, context: Context, text: str) -> None:
         if chat.type == ChatType.PRIVATE or message.reply_to_message is not None:
             await reply(message, t(lang, "move.no_match"))
         return
-    outcome = await act.act(svc, match_id, actor_of(user, lang), Play(text=text[:64]))
+    outcome = await act.act(
+        svc,
+        match_id,
+        actor_of(user, lang),
+        Play(text=text[:64]),
+        request=f"{chat.id}:{message.message_id}",
+    )
     if outcome.refused is not None:
         await reply(message, t(lang, outcome.refused.text))
         return
