@@ -97,16 +97,21 @@ async def lang_command(update: Update, context: Context) -> None:
 
 
 async def send_record(svc: Services, bot: Any, match_id: str, chat_id: int, lang: str) -> None:
+    """The move record as a file, only to a chat that shows the match or to a player's own
+    chat: a match id from elsewhere (typed, or forged into a button) reveals nothing."""
     record = await svc.store.matches.get(match_id)
-    if record is None:
-        await bot.send_message(chat_id, t(lang, "err.no_match"))
-        return
-    match = act.load(record, svc)
-    if not match.has_game or match.status == "lobby":
-        await bot.send_message(chat_id, t(lang, "record.none"))
-        return
-    name, data = records.record_file(match)
-    await bot.send_document(chat_id, data, filename=name, caption=t(lang, "end.record_caption"))
+    match = act.load(record, svc) if record is not None else None
+    try:
+        if match is None or (chat_id not in match.chats() and chat_id not in match.humans):
+            await bot.send_message(chat_id, t(lang, "err.no_match"))
+        elif not match.has_game or match.status == "lobby":
+            await bot.send_message(chat_id, t(lang, "record.none"))
+        else:
+            name, data = records.record_file(match)
+            caption = t(lang, "end.record_caption")
+            await bot.send_document(chat_id, data, filename=name, caption=caption)
+    except TelegramError as e:  # the chat is gone or blocked the bot: nobody to tell
+        log.info("record of match %s not sent to %s: %s", match_id, chat_id, e)
 
 
 async def record_command(update: Update, context: Context) -> None:

@@ -68,7 +68,10 @@ async def inline_query(update: Update, context: Context) -> None:
     if not svc.settings.storage_chats:
         log.warning("inline query answered with nothing: STORAGE_CHAT_ID is not set")
         button = InlineQueryResultsButton(t(lang, "inline.unavailable"), start_parameter="inline")
-        await query.answer([], cache_time=0, is_personal=True, button=button)
+        try:
+            await query.answer([], cache_time=0, is_personal=True, button=button)
+        except TelegramError as e:  # too late: Telegram forgot the query
+            log.info("inline answer failed: %s", e)
         return
     results = []
     for code, kind, path in _offered():

@@ -24,7 +24,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.settings import Settings
-from bot.telegram import metrics
+from bot.telegram import metrics, shapes
 from bot.telegram.app import _post_init, _post_shutdown, build_application
 from bot.telegram.services import Services
 
@@ -64,10 +64,19 @@ def web_app(application: Application, settings: Settings) -> web.Application:  #
             return web.Response(status=403, text="wrong secret token")
         try:
             data = await request.json()
-            update = Update.de_json(data, application.bot)
-        except (ValueError, TypeError, KeyError, AttributeError) as e:
+        except ValueError as e:
             metrics.WEBHOOK_REFUSED.labels("bad_body").inc()
             log.warning("webhook body refused: %s", e)
+            return web.Response(status=400, text="not JSON")
+        if not shapes.well_formed(data):
+            metrics.WEBHOOK_REFUSED.labels("bad_shape").inc()
+            log.warning("webhook body refused: not an update of Telegram's shape")
+            return web.Response(status=400, text="not an update")
+        try:
+            update = Update.de_json(data, application.bot)
+        except Exception as e:  # untrusted JSON through a third-party parser: anything goes
+            metrics.WEBHOOK_REFUSED.labels("bad_body").inc()
+            log.warning("webhook body refused: %s: %s", type(e).__name__, e)
             return web.Response(status=400, text="not an update")
         await application.process_update(update)
         return web.Response(text="ok")
