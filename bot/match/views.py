@@ -72,6 +72,9 @@ def caption(match: Match, place: Place) -> str:
         lines.append(t(lang, "caption.last", n=game.ply, move=last))
     lines += _status_lines(match, lang)
     if match.status == "active":
+        hint = ui.get(match.kind).hint(match, place)
+        if hint is not None:
+            lines.append(html.escape(t(lang, hint)))
         seat = match.seats[game.turn]
         if place.seat is None:
             lines.append(t(lang, "caption.to_move", who=_mention(seat, lang, place.group)))
