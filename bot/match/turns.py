@@ -136,8 +136,13 @@ def _parse(game: engine.Game[Any], text: str) -> Any:
 
 def illegal(match: Match, error: engine.IllegalMove) -> Refused:
     """An engine refusal as a translated popup (``illegal.<kind>.<code>``)."""
-    params = {k: v for k, v in error.params.items() if isinstance(v, str | int | float)}
-    return Refused(f"illegal.{match.kind}.{error.code}", detail=error.reason, **params)
+    params = {
+        k: v
+        for k, v in error.params.items()
+        if isinstance(v, str | int | float) and k not in ("alert", "detail")
+    }
+    key = f"illegal.{match.kind}.{error.code}"
+    return Refused(key, detail=error.reason, **params)  # type: ignore[arg-type]  # no "alert"
 
 
 def _commit(match: Match, move: Any, now: float) -> list[Effect]:

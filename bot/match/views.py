@@ -134,6 +134,7 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
     place = match.places[place_index]
     cb = maker(match.id, match.version)
     lang = place.lang
+    rows: Keyboard
     if match.status == "lobby" and place.seat is not None:
         rows = [
             [Button(Text("btn.vs_bot"), cb("b", "medium"))],
@@ -141,7 +142,7 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
         ]
         return _translate(rows, lang)
     if match.status == "lobby":
-        rows: Keyboard = [
+        rows = [
             [Button(Text("btn.join"), cb("j")), Button(Text("btn.leave"), cb("l"))],
             [Button(Text("btn.vs_bot"), cb("b", "medium"))],
         ]
