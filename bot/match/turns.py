@@ -89,13 +89,14 @@ def _apply(
         return [*over, Popup(Text("stop.time_over"), alert=True)]
     if version is not None and version != match.version:
         raise Refused("err.stale")
+    before = match.version
     if isinstance(action, AIMove):
         effects = _ai_move(match, action, now)
     else:
         if actor is None:
             raise Refused("err.not_a_player")
         effects = _human(match, actor, action, now, place, timeouts)
-    if not isinstance(action, Cursor):
+    if match.version != before:  # keyboard-only steps are not activity
         match.updated = now
     return effects
 
@@ -117,7 +118,7 @@ def _human(
         case Play():
             return _play(match, actor, action, now)
         case Cursor(op=op):
-            return _cursor(match, actor, op, place)
+            return _cursor(match, actor, op, place, now)
         case Resign(confirmed=confirmed):
             return ending.resign(match, actor, confirmed, place, now)
         case OfferDraw():
@@ -168,8 +169,13 @@ def _parse(game: engine.Game[Any], text: str) -> Any:
 
 def illegal(match: Match, error: engine.IllegalMove) -> Refused:
     """An engine refusal as a translated popup (``illegal.<kind>.<code>``)."""
-    params = {k: v for k, v in error.params.items() if isinstance(v, str | int | float)}
-    return Refused(f"illegal.{match.kind}.{error.code}", detail=error.reason, **params)
+    params = {
+        k: v
+        for k, v in error.params.items()
+        if isinstance(v, str | int | float) and k not in ("alert", "detail")
+    }
+    key = f"illegal.{match.kind}.{error.code}"
+    return Refused(key, detail=error.reason, **params)  # type: ignore[arg-type]  # no "alert"
 
 
 def _commit(match: Match, move: Any, now: float) -> list[Effect]:
@@ -203,11 +209,12 @@ def _ai_move(match: Match, action: AIMove, now: float) -> list[Effect]:
     return _commit(match, _parse(match.game, action.move), now)
 
 
-def _cursor(match: Match, actor: Actor, op: str, place: int | None) -> list[Effect]:
+def _cursor(match: Match, actor: Actor, op: str, place: int | None, now: float) -> list[Effect]:
     _need_active(match)
     if place is None or not 0 <= place < len(match.places):
         raise Refused("err.bad_button")
-    if match.seat_of(actor.user) is None:
+    seat = match.seat_of(actor.user)
+    if seat is None:
         raise Refused("err.not_a_player")
     cursor = match.places[place].cursor
     if op == "menu":
@@ -217,5 +224,11 @@ def _cursor(match: Match, actor: Actor, op: str, place: int | None) -> list[Effe
         cursor.pop("menu", None)
         cursor.pop("confirm", None)
     else:
-        ui.get(match.kind).cursor(match, match.places[place], op)
+        game_ui = ui.get(match.kind)
+        if game_ui.cursor_needs_turn and match.game.turn != seat:
+            raise Refused("err.not_your_turn")
+        game_ui.cursor(match, match.places[place], op)
+        move = game_ui.auto_move(match, match.places[place])
+        if move is not None:  # the selection leaves one move only: play it
+            return _commit(match, move, now)
     return [Refresh(places=(place,), picture=False)]

@@ -72,6 +72,9 @@ def caption(match: Match, place: Place) -> str:
         lines.append(t(lang, "caption.last", n=game.ply, move=last))
     lines += _status_lines(match, lang)
     if match.status == "active":
+        hint = ui.get(match.kind).hint(match, place)
+        if hint is not None:
+            lines.append(html.escape(t(lang, hint)))
         seat = match.seats[game.turn]
         if place.seat is None:
             lines.append(t(lang, "caption.to_move", who=_mention(seat, lang, place.group)))
@@ -131,6 +134,7 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
     place = match.places[place_index]
     cb = maker(match.id, match.version)
     lang = place.lang
+    rows: Keyboard
     if match.status == "lobby" and place.seat is not None:
         rows = [
             [Button(Text("btn.vs_bot"), cb("b", "medium"))],
@@ -138,7 +142,7 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
         ]
         return _translate(rows, lang)
     if match.status == "lobby":
-        rows: Keyboard = [
+        rows = [
             [Button(Text("btn.join"), cb("j")), Button(Text("btn.leave"), cb("l"))],
             [Button(Text("btn.vs_bot"), cb("b", "medium"))],
         ]

@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 # ``n:<id>:<version>:<what>``: buttons that only explain (a drawn line, a taken point…).
 INFO = ("none", "drawn", "taken", "dead", "taken_box", "edge", "no_moves")
-LOBBY_OPS = {"j": Join(), "l": Leave(), "s": Start(), "x": Cancel()}
+LOBBY_OPS: dict[str, Action] = {"j": Join(), "l": Leave(), "s": Start(), "x": Cancel()}
 # ``a:<id>:<version>:<arg>``: ways to end a match.
 END_OPS: dict[str, Action] = {
     "r": Resign(False),

@@ -119,9 +119,8 @@ async def record_command(update: Update, context: Context) -> None:
     a = await asker(update, context)
     if a is None:
         return
-    match_id = (context.args or [None])[0] or (await a.svc.store.chats.get(a.chat.id)).get(
-        "last_match"
-    )
+    typed = context.args[0] if context.args else None
+    match_id = typed or (await a.svc.store.chats.get(a.chat.id)).get("last_match")
     if not match_id or not storage_id(match_id):
         await reply(update.effective_message, t(a.lang, "record.none"))
         return
@@ -151,7 +150,9 @@ async def top_command(update: Update, context: Context) -> None:
     if a is None:
         return
     lines: list[str] = []
-    scopes = [(a.chat.id, "top.chat")] if a.chat.type != ChatType.PRIVATE else []
+    scopes: list[tuple[int | None, str]] = (
+        [(a.chat.id, "top.chat")] if a.chat.type != ChatType.PRIVATE else []
+    )
     scopes.append((None, "top.global"))
     for chat_id, title in scopes:
         lines.append(t(a.lang, title))
