@@ -278,18 +278,25 @@ def mover(board: Board) -> tuple[Seat, list[tuple[int, int, str]]] | None:
 
 
 async def tap_move(board: Board, rng: random.Random) -> float | None:
-    """The player to move taps a random move; seconds until the board shows the next
-    version (None when the match is over)."""
+    """The player to move taps a random move (another one if the bot refuses it, e.g. a Dots
+    first move outside the starting zone); seconds from the accepted tap until the board
+    shows the next version (None when the match is over)."""
     found = mover(board)
     if found is None:
         return None
     seat, moves = found
     v = version(board.main())
-    r, c, _ = rng.choice(moves)
-    tap = board.press(seat.user, seat, r, c)
-    view = await board.watch.until(seat.key, lambda m: finished(m) or version(m) != v)
-    del view
-    return board.watch.changed_at[seat.key] - tap.at
+    rng.shuffle(moves)
+    for r, c, _ in moves[:20]:
+        tap = board.press(seat.user, seat, r, c)
+        popup = await board.watch.popup(tap.query)
+        if popup is None:
+            raise AssertionError(f"no answer to a tap in match {board.id}")
+        if popup["text"]:
+            continue  # refused: try another point
+        await board.watch.until(seat.key, lambda m: finished(m) or version(m) != v)
+        return board.watch.changed_at[seat.key] - tap.at
+    raise AssertionError(f"every move tapped in match {board.id} was refused")
 
 
 async def sequential(st: Stage, kind: str, taps: int, rng: random.Random) -> Run:

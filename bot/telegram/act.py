@@ -79,6 +79,10 @@ async def act(
 
     def step(match: Match) -> list[Effect]:
         place = match.place_at(*at) if at is not None else None
+        if at is not None and place is None:
+            # A button acts only on the match of the message it is under: data naming another
+            # match (another chat's, say) is refused whoever sends it.
+            raise Refused("err.bad_button")
         return turns.apply(
             match,
             actor,
