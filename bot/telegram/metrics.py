@@ -195,8 +195,14 @@ class MeasuredRateLimiter(AIORateLimiter):
 
         started = time.perf_counter()
         try:
-            return await super().process_request(
+            result = await super().process_request(
                 call, args, kwargs, endpoint, data, rate_limit_args
             )
         finally:
             RATE_WAIT.observe(max(0.0, time.perf_counter() - started - in_calls))
+        if isinstance(result, dict):
+            # Telegram answers an edit with the whole message again, keyboard included, and
+            # python-telegram-bot would build an object for every button (a big board has a
+            # hundred): the bot never reads it back, so it is dropped unread.
+            result.pop("reply_markup", None)
+        return result
