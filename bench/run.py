@@ -311,8 +311,11 @@ def latency_section(full: bool) -> list[Table]:
         "1 match: each tap waits for the edited board; bot CPU per tap is the bot process's "
         "CPU time (all threads, /proc/<pid>/task/*/schedstat) from the tap until the bot is "
         "idle, minus its idle rate. Many matches: people think 3–9 s between moves; the CPU "
-        "quantiles come from the bot's tetrad_handler_cpu_seconds histogram (interpolated "
-        "in its buckets), the mean from the process's CPU over the run.",
+        "quantiles are the bot's tetrad_handler_cpu_seconds histogram (interpolated in its "
+        "buckets) plus the mean CPU a tap costs outside its handler (process CPU over the run "
+        "per tap minus the handlers' mean); the mean is the process's CPU over the run per tap.",
+        "A tap that ends a game also pays for the replay animation (drawn in a thread): it "
+        "shows in the 1-match p99.",
         "The emulator's flood limits are OFF and the bot's own pacing is lifted "
         "(GROUP_EDITS_PER_MINUTE=60000, MESSAGES_PER_SECOND=10000) for these runs.",
         "Wall times include the emulator and the simulated people, which share the machine's "

@@ -80,6 +80,8 @@ async def act(
     def step(match: Match) -> list[Effect]:
         place = match.place_at(*at) if at is not None else None
         if at is not None and place is None:
+            place = _upgraded_place(match, at)
+        if at is not None and place is None:
             # A button acts only on the match of the message it is under: data naming another
             # match (another chat's, say) is refused whoever sends it.
             raise Refused("err.bad_button")
@@ -100,6 +102,21 @@ async def act(
         log.info("update %s for match %s was applied before; following it up", request, match_id)
         await later(svc, match_id, RETRY_SOON)
         return Outcome(done.match, turns.resume(done.match))
+
+
+SUPERGROUP_IDS = -(10**12)  # supergroup and channel ids are -100…; basic groups' are above
+
+
+def _upgraded_place(match: Match, at: Where) -> int | None:
+    """A tap on a board in a supergroup that was a basic group when the board was sent: the
+    messages moved along, the match learns the new chat id at its next edit."""
+    chat, msg, _ = at
+    if chat is None or msg is None or chat > SUPERGROUP_IDS:
+        return None
+    for i, p in enumerate(match.places):
+        if p.msg == msg and p.chat is not None and SUPERGROUP_IDS < p.chat < 0:
+            return i
+    return None
 
 
 async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]]) -> Outcome:

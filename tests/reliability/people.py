@@ -149,6 +149,17 @@ def with_op(view: View, op: str) -> list[tuple[int, int, str]]:
     return [d for d in datas(view) if d[2].startswith(op + ":")]
 
 
+def selections(view: View) -> list[tuple[int, int, str]]:
+    """Keyboard steps that pick part of a move (a Sprouts spot, a big Boxes board's box):
+    a move is made of these and then, sometimes, a move button."""
+    out = []
+    for r, c, data in with_op(view, "c"):
+        arg = data.split(":")[3] if data.count(":") >= 3 else ""
+        if arg[:1] in ("s", "b") and arg[1:2].isdigit():
+            out.append((r, c, data))
+    return out
+
+
 def version(view: View) -> int | None:
     for _, _, data in datas(view):
         parts = data.split(":")
@@ -292,12 +303,11 @@ class Board:
         first = len(self.taps)
         deadline = time.monotonic() + timeout
         while True:
+            before = {s.key: self.view(s)["buttons"] for s in self.seats}
             self._tap_all(rng)
             wait = min(patience or timeout, max(0.01, deadline - time.monotonic()))
             try:
-                await self.watch.until(
-                    self.seats[0].key, lambda m: finished(m) or version(m) != v, wait
-                )
+                await self._moved_on(v, before, wait)
                 return True
             except AssertionError as e:
                 if time.monotonic() < deadline:
@@ -309,9 +319,28 @@ class Board:
                     f"match {self.id} stuck at version {v}: {e}; taps {answers}"
                 ) from None
 
+    async def _moved_on(self, v: int | None, before: dict[Key, Any], wait: float) -> None:
+        """Until some board shows another version, or another keyboard (a selection step)."""
+        waits = [
+            asyncio.ensure_future(
+                self.watch.until(
+                    s.key,
+                    lambda m, k=s.key: finished(m) or version(m) != v or m["buttons"] != before[k],
+                    wait,
+                )
+            )
+            for s in self.seats
+        ]
+        done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for p in pending:
+            p.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        if not any(d.exception() is None for d in done):
+            next(iter(done)).result()  # raises the timeout
+
     def _tap_all(self, rng: random.Random) -> None:
         for seat in self.seats:
-            moves = with_op(self.view(seat), "p")
+            moves = with_op(self.view(seat), "p") or selections(self.view(seat))
             for r, c, _ in rng.sample(moves, min(2, len(moves))):
                 self.press(seat.user, seat, r, c)
         if self.spectators:
@@ -336,8 +365,10 @@ class Board:
         return True
 
     async def step(self, rng: random.Random, timeout: float = WAIT) -> Tap | None:
-        """One move by whoever is to move (no racing), which must be accepted: used to check
-        that a match still plays. Waits while the bot is thinking."""
+        """One move by whoever is to move (no racing), every tap of it accepted: used to check
+        that a match still plays. Selection steps (Sprouts spots, a big board's box) come
+        first when the keyboard has no move button. Waits while the bot is thinking; returns
+        the tap that made the move."""
         deadline = time.monotonic() + timeout
         while True:
             v = await self.same_version(timeout)
@@ -345,25 +376,36 @@ class Board:
                 return None
             for seat in self.seats:
                 view = self.view(seat)
-                moves = with_op(view, "p")
-                if not moves or not self._to_move(seat, view):
+                if not self._to_move(seat, view):
+                    continue
+                moves = with_op(view, "p") or selections(view)
+                if not moves:
                     continue
                 r, c, _ = rng.choice(moves)
+                before = {s.key: self.view(s)["buttons"] for s in self.seats}
                 tap = self.press(seat.user, seat, r, c)
                 tap.popup = await self.watch.popup(tap.query, timeout)
                 if not tap.accepted:
                     raise AssertionError(f"a move of match {self.id} was refused: {tap.popup}")
+                if tap.op == "p":
+                    await self.watch.until(
+                        seat.key, lambda m, v=v: finished(m) or version(m) != v, timeout
+                    )
+                    return tap
+                await self._moved_on(v, before, timeout)
+                if self.settled_version() != v or self.over():
+                    return tap
+                break  # a selection step: the next tap completes the move
+            else:
+                if not self.vs_ai:
+                    caption = self.main().get("caption")
+                    raise AssertionError(f"nobody may move in match {self.id}: {caption}")
+                left = deadline - time.monotonic()  # the bot is to move: wait for its move
                 await self.watch.until(
-                    seat.key, lambda m, v=v: finished(m) or version(m) != v, timeout
+                    self.seats[0].key,
+                    lambda m, v=v: finished(m) or version(m) != v,
+                    max(0.1, left),
                 )
-                return tap
-            if not self.vs_ai:
-                caption = self.main().get("caption")
-                raise AssertionError(f"nobody may move in match {self.id}: {caption}")
-            left = deadline - time.monotonic()  # the bot is to move: wait for its move
-            await self.watch.until(
-                self.seats[0].key, lambda m, v=v: finished(m) or version(m) != v, max(0.1, left)
-            )
 
     def _to_move(self, seat: Seat, view: View) -> bool:
         if self.vs_ai:  # "To move: Tetrad bot (easy)" while the bot thinks, if shown at all
