@@ -33,3 +33,11 @@ async def emu() -> AsyncIterator[Emulator]:
 def world(emu: Emulator) -> ObservedWorld:
     assert isinstance(emu.world, ObservedWorld)
     return emu.world
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The full form runs for many minutes per test: lift the suite's 300 s timeout."""
+    if FULL:
+        for item in items:
+            if "tests/reliability/" in str(item.fspath):
+                item.add_marker(pytest.mark.timeout(3600))
