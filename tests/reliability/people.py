@@ -160,6 +160,11 @@ def selections(view: View) -> list[tuple[int, int, str]]:
     return out
 
 
+def navigation(view: View) -> list[tuple[int, int, str]]:
+    """Keyboard steps that move a Dots window (when no free point is in view)."""
+    return [d for d in with_op(view, "c") if d[2].rsplit(":", 1)[-1] in ("l", "r", "u", "d")]
+
+
 def version(view: View) -> int | None:
     for _, _, data in datas(view):
         parts = data.split(":")
@@ -340,7 +345,8 @@ class Board:
 
     def _tap_all(self, rng: random.Random) -> None:
         for seat in self.seats:
-            moves = with_op(self.view(seat), "p") or selections(self.view(seat))
+            view = self.view(seat)
+            moves = with_op(view, "p") or selections(view) or navigation(view)[:1]
             for r, c, _ in rng.sample(moves, min(2, len(moves))):
                 self.press(seat.user, seat, r, c)
         if self.spectators:
@@ -378,13 +384,15 @@ class Board:
                 view = self.view(seat)
                 if not self._to_move(seat, view):
                     continue
-                moves = with_op(view, "p") or selections(view)
+                moves = with_op(view, "p") or selections(view) or navigation(view)
                 if not moves:
                     continue
                 r, c, _ = rng.choice(moves)
                 before = {s.key: self.view(s)["buttons"] for s in self.seats}
                 tap = self.press(seat.user, seat, r, c)
                 tap.popup = await self.watch.popup(tap.query, timeout)
+                if not tap.accepted and tap.data in {d for _, _, d in navigation(view)}:
+                    break  # the window is at that edge: another way
                 if not tap.accepted:
                     raise AssertionError(f"a move of match {self.id} was refused: {tap.popup}")
                 if tap.op == "p":
