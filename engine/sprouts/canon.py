@@ -15,14 +15,17 @@ in normal or misère play):
 The key of a land is the least encoding over every relabelling of spots, rotation of walks,
 order of boundaries and regions, and mirror image of each region on its own (a region's
 contents evolve apart from the others, sharing only lives, so each may be reflected alone).
-Shared spots first get invariant colours (what the two regions they join look like, seen
-from the spot); when the colours tell every shared spot apart the least encoding is just
-the sorted least regions, otherwise a greedy search that keeps every tie finds it exactly.
+In the encoding a shared spot shows only an invariant colour: what the two regions it joins
+look like, read from the spot, refined until stable. When the colours tell every shared spot
+apart, the least encoding is just the sorted least regions; otherwise the spots left alike
+are told apart in every possible way (individualisation and refinement, as in nauty) and
+the least result is kept, trying once only the spots that an automorphism already found
+exchanges. The key is exact: equal keys mean isomorphic reduced positions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import count
 
 from engine.sprouts.position import Position, Region, lands_of
@@ -174,16 +177,45 @@ class _Canon:
         self.best: list[int] | None = None
         self.best_names: dict[int, int] = {}  # colour -> shared spot, at the best leaf
         self.autos: list[dict[int, int]] = []  # automorphisms found (on shared spots)
-        self._explore(dict.fromkeys(self.shared, 0), [])
+        colour = self._refine(dict.fromkeys(self.shared, 0))
+        self._find_swaps(colour)
+        self._explore(colour, [], refined=True)
         assert self.best is not None
         return _text(self.best)
 
-    def _explore(self, colour: dict[int, int], path: list[int]) -> None:
+    def _find_swaps(self, colour: Mapping[int, int]) -> None:
+        """Record each exchange of two alike shared spots that maps every region onto
+        itself (as in a two-spot walk ``AB``): the search then tries only one of them."""
+        classes: dict[int, list[int]] = {}
+        for s, c in colour.items():
+            classes.setdefault(c, []).append(s)
+        for members in classes.values():
+            for i, a in enumerate(members):
+                for b in members[i + 1 :]:
+                    if self._swap_fixes(a, b):
+                        swap = dict(zip(self.shared, self.shared, strict=True))
+                        swap[a], swap[b] = b, a
+                        self.autos.append(swap)
+
+    def _swap_fixes(self, a: int, b: int) -> bool:
+        def form(walks: Iterable[Sequence[int]]) -> list[tuple[int, ...]]:
+            return sorted(_least_rotation(tuple(w)) for w in walks)
+
+        for r in set(self.regions_of[a]) | set(self.regions_of[b]):
+            region = self.land[r]
+            swapped = [[b if s == a else a if s == b else s for s in w] for w in region]
+            same = form(region)
+            if form(swapped) != same and form(w[::-1] for w in swapped) != same:
+                return False
+        return True
+
+    def _explore(self, colour: dict[int, int], path: list[int], refined: bool = False) -> None:
         """Individualise and refine (after nauty): the least sorted-regions encoding over
         every way the refinement leaves open to tell the shared spots apart. Two leaves
         with equal encodings reveal an automorphism; spots in one orbit of the automorphisms
         that fix the path so far are tried only once."""
-        colour = self._refine(colour)
+        if not refined:
+            colour = self._refine(colour)
         classes: dict[int, list[int]] = {}
         for s, c in colour.items():
             classes.setdefault(c, []).append(s)

@@ -73,17 +73,36 @@ def misere_outcomes(children: dict[str, list[Lands]], starts: Iterable[int]) -> 
     return {"+".join(lands): win for lands, win in wins.items()}
 
 
+def near_start(n: int, depth: int, known: dict[str, int]) -> dict[str, int]:
+    """Nimbers of the lands within ``depth`` moves of the ``n``-spot start, found by the
+    search (``known`` answers the smaller lands)."""
+    solver = Solver(tables.Tables(nimbers=known))
+    layer = {lands_of(Position.start(n))}
+    lands = {key for pos in layer for key in pos}
+    for _ in range(depth):
+        layer = {child for pos in layer for child in solver.children(pos)}
+        lands.update(key for pos in layer for key in pos)
+    return {key: solver.nimber(key) for key in sorted(lands - known.keys(), key=key_lives)}
+
+
 def build(
-    spots: int, misere_spots: int, progress: Callable[[int, int], None] | None = None
+    spots: int,
+    misere_spots: int,
+    near: dict[int, int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tables.Tables:
-    """Both tables: land nimbers up to ``spots``, misère outcomes up to ``misere_spots``."""
+    """The tables: land nimbers up to ``spots``, misère outcomes up to ``misere_spots``, and
+    the lands within ``near[n]`` moves of each bigger start ``n``."""
     children = closure(range(1, max(spots, misere_spots) + 1), progress)
     starts = range(1, spots + 1)
-    wanted = children if spots >= misere_spots else closure(starts)
+    known = nimbers(children if spots >= misere_spots else closure(starts))
+    for n, depth in sorted((near or {}).items()):
+        known.update(near_start(n, depth, known))
     return tables.Tables(
         spots=spots,
         misere_spots=misere_spots,
-        nimbers=nimbers(wanted),
+        near=dict(near or {}),
+        nimbers=known,
         misere=misere_outcomes(children, range(1, misere_spots + 1)),
     )
 
@@ -92,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spots", type=int, default=6, help="land nimbers up to (default 6)")
     parser.add_argument("--misere-spots", type=int, default=5, help="misère up to (default 5)")
+    parser.add_argument(
+        "--near",
+        default="7:2",
+        help="n:depth,… lands within depth moves of the n-spot start (default 7:2)",
+    )
     parser.add_argument("--out", type=Path, default=tables.PATH, help="file to write")
     args = parser.parse_args(argv)
     t0 = time.monotonic()
@@ -99,11 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     def progress(done: int, left: int) -> None:
         print(f"  {done} lands, {left} queued, {time.monotonic() - t0:.0f}s", file=sys.stderr)
 
-    result = build(args.spots, args.misere_spots, progress)
+    near = dict(map(int, item.split(":")) for item in args.near.split(",") if item)
+    result = build(args.spots, args.misere_spots, near, progress)
     tables.dump(result, args.out)
     print(
-        f"{len(result.nimbers)} lands (up to {args.spots} spots), {len(result.misere)} misère "
-        f"positions (up to {args.misere_spots} spots) in {time.monotonic() - t0:.0f}s"
+        f"{len(result.nimbers)} lands (up to {args.spots} spots, near {near}), "
+        f"{len(result.misere)} misère positions (up to {args.misere_spots} spots) "
+        f"in {time.monotonic() - t0:.0f}s"
     )
     return 0
 

@@ -99,71 +99,12 @@ class Position:
         """
         if not isinstance(text, str):
             raise BadPosition(f"a position is a string, not {type(text).__name__}")
+        reader = _GlopReader()
         text = "".join(text.split())
-        regions: list[list[list[int]]] = []
-        lives: dict[int, int] = {}
-        if not text:
-            return cls((), {})
-        for land in text.split("+"):
-            upper: dict[str, list[int]] = {}  # letter -> [spot id, region index of each use]
-            for region_text in land.split("|"):
-                r = len(regions)
-                region: list[list[int]] = []
-                lower: dict[str, list[int]] = {}  # letter -> [spot id, boundary index]
-                for part in region_text.split("."):
-                    m = _REPEAT.fullmatch(part)
-                    if m is not None:
-                        k = int(m.group(1))
-                        if k < 1:
-                            raise BadPosition(f"bad repeat {part!r} in {text!r}")
-                        for _ in range(k):
-                            s = len(lives) + 1
-                            lives[s] = 3
-                            region.append([s])
-                        continue
-                    if not part:
-                        raise BadPosition(f"empty boundary, region or land in {text!r}")
-                    bnd: list[int] = []
-                    for ch in part:
-                        if ch in "012":
-                            if ch == "0" and len(part) > 1:
-                                raise BadPosition(f"a 3-life spot 0 stands alone: {part!r}")
-                            s = len(lives) + 1
-                            lives[s] = 3 - int(ch)
-                        elif "A" <= ch <= "Z":
-                            use = upper.get(ch)
-                            if use is None:
-                                s = len(lives) + 1
-                                lives[s] = 1
-                                upper[ch] = [s, r]
-                            elif len(use) != 2 or use[1] == r:
-                                raise BadPosition(f"{ch} must lie once in each of two regions")
-                            else:
-                                s = use[0]
-                                use.append(r)
-                        elif "a" <= ch <= "z":
-                            low = lower.get(ch)
-                            if low is None:
-                                s = len(lives) + 1
-                                lives[s] = 1
-                                lower[ch] = [s, len(region)]
-                            elif len(low) != 2 or low[1] != len(region):
-                                raise BadPosition(f"{ch} must appear twice on one boundary")
-                            else:
-                                s = low[0]
-                                low.append(0)
-                        else:
-                            raise BadPosition(f"unexpected {ch!r} in {text!r}")
-                        bnd.append(s)
-                    region.append(bnd)
-                for ch, low in lower.items():
-                    if len(low) != 3:
-                        raise BadPosition(f"lowercase {ch} must appear twice in its region")
-                regions.append(region)
-            for ch, use in upper.items():
-                if len(use) != 3:
-                    raise BadPosition(f"uppercase {ch} must appear in two regions of its land")
-        return cls(regions, lives)
+        if text:
+            for land in text.split("+"):
+                reader.land(land)
+        return cls(reader.regions, reader.lives)
 
     def _validate(self) -> None:
         seen: dict[int, list[tuple[int, int]]] = {}
@@ -340,6 +281,66 @@ class Position:
             )
         regions = (*self.regions[: move.region], *new, *self.regions[move.region + 1 :])
         return Position(regions, new_lives, check=False)
+
+
+class _GlopReader:
+    """Builds explicit regions from GLOP text, one land at a time."""
+
+    def __init__(self) -> None:
+        self.regions: list[list[list[int]]] = []
+        self.lives: dict[int, int] = {}
+
+    def spot(self, lives: int) -> int:
+        s = len(self.lives) + 1
+        self.lives[s] = lives
+        return s
+
+    def land(self, text: str) -> None:
+        upper: dict[str, tuple[int, list[int]]] = {}  # letter -> (spot, regions it lies in)
+        for region_text in text.split("|"):
+            self.region(region_text, upper)
+        for ch, (_, where) in upper.items():
+            if len(where) != 2:
+                raise BadPosition(f"uppercase {ch} must lie in two regions of its land")
+
+    def region(self, text: str, upper: dict[str, tuple[int, list[int]]]) -> None:
+        r = len(self.regions)
+        region: list[list[int]] = []
+        self.regions.append(region)
+        for part in text.split("."):
+            m = _REPEAT.fullmatch(part)
+            if m is not None and int(m.group(1)) >= 1:
+                region.extend([self.spot(3)] for _ in range(int(m.group(1))))
+                continue
+            if not part:
+                raise BadPosition("empty boundary, region or land")
+            lower: dict[str, tuple[int, list[int]]] = {}  # scoped to the walk: both corners
+            walk = []
+            for ch in part:
+                if ch in "012":
+                    if ch == "0" and len(part) > 1:
+                        raise BadPosition(f"a 3-life spot 0 stands alone, not in {part!r}")
+                    walk.append(self.spot(3 - int(ch)))
+                elif "A" <= ch <= "Z":
+                    if ch not in upper:
+                        upper[ch] = (self.spot(1), [])
+                    s, where = upper[ch]
+                    if r in where:
+                        raise BadPosition(f"{ch} lies twice in one region")
+                    where.append(r)
+                    walk.append(s)
+                elif "a" <= ch <= "z":
+                    if ch not in lower:
+                        lower[ch] = (self.spot(1), [])
+                    s, uses = lower[ch]
+                    uses.append(len(walk))
+                    walk.append(s)
+                else:
+                    raise BadPosition(f"unexpected {ch!r} in {part!r}")
+            for ch, (_, uses) in lower.items():
+                if len(uses) != 2:
+                    raise BadPosition(f"lowercase {ch} must appear twice on one boundary")
+            region.append(walk)
 
 
 def _rotate(bnd: Boundary, i: int) -> Boundary:

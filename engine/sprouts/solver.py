@@ -22,7 +22,10 @@ from engine.sprouts.position import Move, Position
 
 Lands = tuple[str, ...]  # a whole position: its land keys, sorted
 
+# Bounds on the memo tables (entries); past them a table starts afresh, which only costs
+# time: every entry is a proven fact, and none is needed for a search to finish.
 _CHILD_CACHE_MAX = 300_000
+_MEMO_MAX = 2_000_000
 _REPEAT = re.compile(r"(?<=0)\*(\d+)")
 
 
@@ -45,11 +48,20 @@ def key_lives(key: str) -> int:
     return total2 // 2
 
 
+def _search_order(lands: Lands) -> tuple:
+    """Children whose largest land is smallest first: the search on them is cheapest, and
+    the smaller lands are often settled by the table."""
+    lives = sorted(map(key_lives, lands), reverse=True)
+    return (lives[0] if lives else 0, -len(lands), lands)
+
+
 class Solver:
     """Memo tables for one process; the module functions share :data:`SOLVER`."""
 
-    def __init__(self, *, use_table: bool = True) -> None:
-        self.use_table = use_table
+    def __init__(self, table: tables.Tables | None = None, *, use_table: bool = True) -> None:
+        """``table`` answers small positions at once: by default the shipped table, loaded
+        on the first question; ``use_table=False`` searches everything."""
+        self._table = table if table is not None else None if use_table else tables.Tables()
         self.nimbers: dict[str, int] = {}
         self.land_wins_memo: dict[tuple[str, int], bool] = {}
         self.misere_memo: dict[Lands, bool] = {}
@@ -88,10 +100,16 @@ class Solver:
 
     # -- normal play -----------------------------------------------------------------------
 
+    @property
+    def table(self) -> tables.Tables:
+        if self._table is None:
+            self._table = tables.load()
+        return self._table
+
     def known_nimber(self, key: str) -> int | None:
         v = self.nimbers.get(key)
-        if v is None and self.use_table:
-            v = tables.nimber(key)
+        if v is None:
+            v = self.table.nimbers.get(key)
         return v
 
     def nimber(self, key: str) -> int:
@@ -101,8 +119,13 @@ class Solver:
             v = 0
             while self.land_wins(key, v):
                 v += 1
-            self.nimbers[key] = v
+            self._remember(key, v)
         return v
+
+    def _remember(self, key: str, nimber: int) -> None:
+        if len(self.nimbers) >= _MEMO_MAX:
+            self.nimbers.clear()
+        self.nimbers[key] = nimber
 
     def land_wins(self, key: str, heap: int) -> bool:
         """Whether the player to move wins *land + \\*heap* (normal play)."""
@@ -121,9 +144,11 @@ class Solver:
                 win = True
             else:
                 win = any(self.loses(ch, heap) for ch in kids)
+        if len(self.land_wins_memo) >= _MEMO_MAX:
+            self.land_wins_memo.clear()
         self.land_wins_memo[(key, heap)] = win
         if not win:
-            self.nimbers[key] = heap
+            self._remember(key, heap)
         return win
 
     def _expand(self, key: str, heap: int) -> list[Lands] | None:
@@ -140,7 +165,7 @@ class Solver:
         return self._store(key, found)
 
     def _store(self, key: str, found: set[Lands]) -> list[Lands]:
-        kids = sorted(found, key=lambda ls: (sum(map(key_lives, ls)), ls))
+        kids = sorted(found, key=_search_order)
         if len(self.kids) >= _CHILD_CACHE_MAX:
             self.kids.clear()
         self.kids[key] = kids
@@ -175,10 +200,12 @@ class Solver:
         if not lands:
             return True
         memo = self.misere_memo.get(lands)
-        if memo is None and self.use_table:
-            memo = tables.misere(lands)
+        if memo is None:
+            memo = self.table.misere.get("+".join(lands))
         if memo is None:
             memo = any(not self.misere_wins(ch) for ch in self.children(lands))
+            if len(self.misere_memo) >= _MEMO_MAX:
+                self.misere_memo.clear()
             self.misere_memo[lands] = memo
         return memo
 

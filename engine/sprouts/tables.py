@@ -1,7 +1,9 @@
 """The shipped tables, loaded on first use.
 
 * the nimber of every land reachable from the start with up to ``spots`` spots;
-* the misère outcome of every whole position reachable with up to ``misere_spots`` spots.
+* the misère outcome of every whole position reachable with up to ``misere_spots`` spots;
+* the nimber of every land within ``near[n]`` moves of the ``n``-spot start (so that the AI's
+  first moves in bigger games need no long search).
 
 ``python -m engine.sprouts.gen_tables`` writes them. Keys are canonical keys, so a change of
 the canonical form makes them stale: the tests regenerate part of the tables and compare.
@@ -11,7 +13,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -28,19 +29,9 @@ class TableError(RuntimeError):
 class Tables:
     spots: int = 0
     misere_spots: int = 0
+    near: dict[int, int] = field(default_factory=dict)  # start n -> moves from it covered
     nimbers: dict[str, int] = field(default_factory=dict)
     misere: dict[str, bool] = field(default_factory=dict)  # whole position key -> mover wins
-
-
-def nimber(key: str) -> int | None:
-    """The shipped nimber of a land, or None when the land is not in the table."""
-    return load().nimbers.get(key)
-
-
-def misere(lands: Iterable[str]) -> bool | None:
-    """The shipped misère outcome (True: the mover wins) of a whole position given as its
-    sorted land keys, or None when it is not in the table."""
-    return load().misere.get("+".join(lands))
 
 
 @cache
@@ -56,6 +47,7 @@ def load(path: Path = PATH) -> Tables:
     return Tables(
         spots=data["spots"],
         misere_spots=data["misere_spots"],
+        near={int(n): d for n, d in data["near"].items()},
         nimbers={key: int(n) for n, keys in data["nimbers"].items() for key in keys},
         misere={key: w == "W" for w, keys in data["misere"].items() for key in keys},
     )
@@ -73,6 +65,7 @@ def dump(tables: Tables, path: Path = PATH) -> None:
         "v": VERSION,
         "spots": tables.spots,
         "misere_spots": tables.misere_spots,
+        "near": {str(n): d for n, d in sorted(tables.near.items())},
         "nimbers": {n: sorted(keys) for n, keys in sorted(nimbers.items())},
         "misere": {w: sorted(keys) for w, keys in misere.items()},
     }
