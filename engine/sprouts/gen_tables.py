@@ -73,16 +73,18 @@ def misere_outcomes(children: dict[str, list[Lands]], starts: Iterable[int]) -> 
     return {"+".join(lands): win for lands, win in wins.items()}
 
 
-def near_start(n: int, depth: int, known: dict[str, int]) -> dict[str, int]:
-    """Nimbers of the lands within ``depth`` moves of the ``n``-spot start, found by the
-    search (``known`` answers the smaller lands)."""
+def near_start(n: int, depth: int, known: dict[str, int]) -> dict[str, bool]:
+    """Normal-play outcomes of the whole positions within ``depth`` moves of the ``n``-spot
+    start, found by the search (``known`` nimbers answer the smaller lands)."""
     solver = Solver(tables.Tables(nimbers=known))
-    layer = {lands_of(Position.start(n))}
-    lands = {key for pos in layer for key in pos}
+    layers = [{lands_of(Position.start(n))}]
     for _ in range(depth):
-        layer = {child for pos in layer for child in solver.children(pos)}
-        lands.update(key for pos in layer for key in pos)
-    return {key: solver.nimber(key) for key in sorted(lands - known.keys(), key=key_lives)}
+        layers.append({child for pos in layers[-1] for child in solver.children(pos)})
+    out: dict[str, bool] = {}
+    for layer in reversed(layers):  # deepest first: their answers help the shallower ones
+        for pos in sorted(layer):
+            out["+".join(pos)] = not solver.loses(pos)
+    return out
 
 
 def build(
@@ -92,18 +94,20 @@ def build(
     progress: Callable[[int, int], None] | None = None,
 ) -> tables.Tables:
     """The tables: land nimbers up to ``spots``, misère outcomes up to ``misere_spots``, and
-    the lands within ``near[n]`` moves of each bigger start ``n``."""
+    normal outcomes within ``near[n]`` moves of each bigger start ``n``."""
     children = closure(range(1, max(spots, misere_spots) + 1), progress)
     starts = range(1, spots + 1)
     known = nimbers(children if spots >= misere_spots else closure(starts))
+    normal: dict[str, bool] = {}
     for n, depth in sorted((near or {}).items()):
-        known.update(near_start(n, depth, known))
+        normal.update(near_start(n, depth, known))
     return tables.Tables(
         spots=spots,
         misere_spots=misere_spots,
         near=dict(near or {}),
         nimbers=known,
         misere=misere_outcomes(children, range(1, misere_spots + 1)),
+        normal=normal,
     )
 
 
@@ -114,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--near",
         default="7:2",
-        help="n:depth,… lands within depth moves of the n-spot start (default 7:2)",
+        help="n:depth,… positions within depth moves of the n-spot start (default 7:2)",
     )
     parser.add_argument("--out", type=Path, default=tables.PATH, help="file to write")
     args = parser.parse_args(argv)
@@ -127,9 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     result = build(args.spots, args.misere_spots, near, progress)
     tables.dump(result, args.out)
     print(
-        f"{len(result.nimbers)} lands (up to {args.spots} spots, near {near}), "
-        f"{len(result.misere)} misère positions (up to {args.misere_spots} spots) "
-        f"in {time.monotonic() - t0:.0f}s"
+        f"{len(result.nimbers)} lands (up to {args.spots} spots), {len(result.misere)} misère "
+        f"positions (up to {args.misere_spots} spots), {len(result.normal)} positions near "
+        f"{near} in {time.monotonic() - t0:.0f}s"
     )
     return 0
 

@@ -184,6 +184,10 @@ class Solver:
         """Whether the player to move loses *lands + \\*heap* (normal play)."""
         if not lands:
             return heap == 0
+        if heap == 0 and self.table.normal:
+            known = self.table.normal.get("+".join(lands))
+            if known is not None:
+                return not known
         if len(lands) == 1:
             return not self.land_wins(lands[0], heap)
         big = max(range(len(lands)), key=lambda i: key_lives(lands[i]))

@@ -8,6 +8,8 @@ import random
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.sprouts.canon import canonical, land_keys
 from engine.sprouts.position import Position
@@ -148,3 +150,21 @@ def _reachable(n: int) -> set[str]:
                 seen.add(key)
                 todo.append(Position.parse(key))
     return seen
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 6),
+    picks=st.lists(st.integers(0, 10**6), max_size=18),
+    seed=st.integers(0, 10**6),
+)
+def test_any_line_of_play_keeps_keys_invariant(n: int, picks: list[int], seed: int) -> None:
+    p = Position.start(n)
+    for pick in picks:
+        moves = list(p.moves())
+        if not moves:
+            break
+        child = p.play(moves[pick % len(moves)])
+        assert child.lives == p.lives - 1
+        p = child
+    assert disguise(p, random.Random(seed)).canonical() == p.canonical()

@@ -9,7 +9,7 @@ from engine.sprouts import gen_tables, tables
 from engine.sprouts.position import Position
 from engine.sprouts.solver import Solver, lands_of
 
-from .facts import MISERE, START_NIMBERS
+from .facts import MISERE, NORMAL, START_NIMBERS
 
 
 def test_table_covers_what_it_says() -> None:
@@ -51,20 +51,20 @@ def test_import_does_not_load_the_table() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_lands_near_bigger_starts_follow_the_mex_rule() -> None:
-    """The table's lands near bigger starts were found by search: check each land one move
-    from the start against the mex of its children, all of which the table holds."""
+def test_outcomes_near_bigger_starts_are_consistent() -> None:
+    """The table's outcomes near bigger starts were found by search: each position that is
+    not on the edge of that zone must win exactly when one of its children (all in the
+    table) loses, and the starts agree with the published outcomes."""
     t = tables.load()
-    fresh = Solver(t)
+    walker = Solver(t)
     for n, depth in t.near.items():
         assert depth >= 1
-        start = lands_of(Position.start(n))
-        near = {key for child in fresh.children(start) for key in child} | set(start)
-        for key in near:
-            options = set()
-            for child in fresh.land_children(key):
-                x = 0
-                for land in child:
-                    x ^= t.nimbers[land]
-                options.add(x)
-            assert t.nimbers[key] == min(set(range(len(options) + 1)) - options)
+        assert t.normal[Position.start(n).canonical()] == (NORMAL[n - 1] == "W")
+        layer = {lands_of(Position.start(n))}
+        for _ in range(depth):
+            nxt = set()
+            for pos in layer:
+                kids = set(walker.children(pos))
+                assert t.normal["+".join(pos)] == any(not t.normal["+".join(k)] for k in kids)
+                nxt |= kids
+            layer = nxt
