@@ -81,27 +81,28 @@ def starts(top: int, misere: bool, seconds: float, fresh: bool) -> None:
 
 
 def ai_moves(n: int, misere: bool, games: int, seed: int, seconds: float) -> None:
-    """Time winning_children at every position of random games, from a cold memo."""
+    """Time winning_children, then winning_move, at every position of random games; the
+    memo is cleared before each call, so every figure is a cold start (the worst case)."""
     rng = random.Random(seed)
-    solver.SOLVER.clear()
-    times: list[float] = []
-    unfinished = 0
+    every: list[float] = []
+    one: list[float] = []
+    over = 0
     for _ in range(games):
         p = Position.start(n)
-        while True:
-            children = p.children()
-            if not children:
-                break
-            _, dt = timed(lambda p=p: solver.winning_children(p, misere), seconds)
-            if dt >= seconds:
-                unfinished += 1
-            times.append(dt)
+        while children := p.children():
+            for fn, out in ((solver.winning_children, every), (solver.winning_move, one)):
+                solver.SOLVER.clear()
+                _, dt = timed(lambda p=p, fn=fn: fn(p, misere), seconds)
+                over += dt >= seconds
+                out.append(dt)
             p = rng.choice(children)
     label = "misère" if misere else "normal"
     print(
-        f"  {label} n={n}: {len(times)} moves in {games} games, per move mean "
-        f"{statistics.mean(times):.2f}s, max {max(times):.2f}s, first (cold) {times[0]:.2f}s"
-        + (f", {unfinished} over {seconds:.0f}s" if unfinished else "")
+        f"  {label} n={n}, {len(every)} positions in {games} games, cold: winning_children "
+        f"mean {statistics.mean(every):.2f}s max {max(every):.2f}s "
+        f"(over 2s: {sum(t > 2 for t in every)}); winning_move mean "
+        f"{statistics.mean(one):.2f}s max {max(one):.2f}s"
+        + (f"; {over} calls over {seconds:.0f}s" if over else "")
     )
 
 

@@ -52,8 +52,9 @@ rotation, reordering, mirroring and sound reductions (:mod:`engine.sprouts.canon
 Solving
 -------
 :mod:`engine.sprouts.solver`: ``outcome(p_or_glop, misere=False)`` (True when the player to
-move wins), ``nimber(p_or_glop)``, ``winning_children(p, misere=False)`` and
-``winning_moves(p, misere=False)`` for the AI.
+move wins), ``nimber(p_or_glop)``, and for the AI ``winning_children(p, misere=False)``,
+``winning_moves(p, misere=False)`` (all of them) and ``winning_move(p, misere=False)`` (the
+first found, or None: much cheaper from a winning position).
 """
 
 from engine.sprouts.position import BadPosition, Move, Position

@@ -177,6 +177,7 @@ class _Canon:
         self.best: list[int] | None = None
         self.best_names: dict[int, int] = {}  # colour -> shared spot, at the best leaf
         self.autos: list[dict[int, int]] = []  # automorphisms found (on shared spots)
+        self.swaps: list[tuple[int, int]] = []  # those that exchange two spots only
         colour = self._refine(dict.fromkeys(self.shared, 0))
         self._find_swaps(colour)
         self._explore(colour, [], refined=True)
@@ -196,6 +197,7 @@ class _Canon:
                         swap = dict(zip(self.shared, self.shared, strict=True))
                         swap[a], swap[b] = b, a
                         self.autos.append(swap)
+                        self.swaps.append((a, b))
 
     def _swap_fixes(self, a: int, b: int) -> bool:
         def form(walks: Iterable[Sequence[int]]) -> list[tuple[int, ...]]:
@@ -228,6 +230,14 @@ class _Canon:
             elif enc == self.best:
                 self.autos.append({s: self.best_names[c] for s, c in colour.items()})
             return
+        # A class whose spots the exchanges found link together: every choice in it gives
+        # the same result, and exchanges move nothing else, so take one of each such class
+        # at once without branching.
+        forced = [v[0] for v in classes.values() if len(v) > 1 and self._linked(v)]
+        if forced:
+            chosen = set(forced)
+            self._explore({t: 2 * c + (t not in chosen) for t, c in colour.items()}, path + forced)
+            return
         members = classes[min(ties)[1]]
         tried: list[int] = []
         for s in members:
@@ -236,6 +246,21 @@ class _Canon:
             tried.append(s)
             split = {t: 2 * c + (t != s) for t, c in colour.items()}
             self._explore(split, [*path, s])
+
+    def _linked(self, members: list[int]) -> bool:
+        """Whether the exchanges within ``members`` connect them all."""
+        inside = set(members)
+        parent = {m: m for m in members}
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                x = parent[x]
+            return x
+
+        for a, b in self.swaps:
+            if a in inside and b in inside:
+                parent[find(a)] = find(b)
+        return len({find(m) for m in members}) == 1
 
     def _same_orbit(self, s: int, tried: list[int], members: list[int], path: list[int]) -> bool:
         """Whether an automorphism fixing ``path`` maps ``s`` to a spot already tried."""

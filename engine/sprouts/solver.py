@@ -190,7 +190,12 @@ class Solver:
                 return not known
         if len(lands) == 1:
             return not self.land_wins(lands[0], heap)
-        big = max(range(len(lands)), key=lambda i: key_lives(lands[i]))
+        # Search the largest land whose nimber is not known; the others' nimbers go into
+        # the heap (known ones cost nothing).
+        big = max(
+            range(len(lands)),
+            key=lambda i: (self.known_nimber(lands[i]) is None, key_lives(lands[i])),
+        )
         x = heap
         for i, key in enumerate(lands):
             if i != big:
@@ -253,6 +258,21 @@ def winning_moves(position: Position | str, misere: bool = False) -> list[Move]:
         if verdict[child]:
             out.append(m)
     return out
+
+
+def winning_move(position: Position | str, misere: bool = False) -> Move | None:
+    """One move of ``position.moves()`` whose child is a loss for the opponent, or None when
+    there is none. It stops at the first one found, trying the cheapest children first, so
+    it is much quicker than :func:`winning_children` from a winning position."""
+    if isinstance(position, str):
+        position = Position.parse(position)
+    first: dict[Lands, Move] = {}
+    for m in position.moves():
+        first.setdefault(lands_of(position.play(m)), m)
+    for child in sorted(first, key=_search_order):
+        if not SOLVER.wins(child, misere):
+            return first[child]
+    return None
 
 
 def winning_children(position: Position | str, misere: bool = False) -> list[Position]:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.sprouts import solver
+from engine.sprouts import solver, tables
 from engine.sprouts.position import Position
 from engine.sprouts.solver import Solver, key_lives, lands_of
 
@@ -37,6 +37,13 @@ def test_search_without_the_table() -> None:
         assert fresh.wins(start) == (NORMAL[n - 1] == "W")
         assert fresh.nimber(start[0]) == START_NIMBERS[n - 1]
         assert fresh.wins(start, misere=True) == (MISERE[n - 1] == "W")
+
+
+def test_seven_spots_by_search() -> None:
+    """The 7-spot start searched with only the land nimbers of smaller games (the shipped
+    table also holds its outcome outright)."""
+    fresh = Solver(tables.Tables(nimbers=tables.load().nimbers))
+    assert fresh.wins(lands_of(Position.start(7))) is False
 
 
 def test_sums_of_lands() -> None:
@@ -72,6 +79,8 @@ def test_winning_children(misere: bool) -> None:
             wins = solver.winning_children(p, misere)
             moves = solver.winning_moves(p, misere)
             assert [p.play(m) for m in moves] == wins
+            one = solver.winning_move(p, misere)
+            assert (one is None) == (not moves) and (one is None or one in moves)
             assert bool(wins) == solver.outcome(p, misere)
             for child in wins:
                 assert not solver.outcome(child, misere)
