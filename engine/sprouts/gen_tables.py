@@ -1,8 +1,10 @@
-"""Generate the shipped table of land nimbers: ``python -m engine.sprouts.gen_tables``.
+"""Generate the shipped tables: ``python -m engine.sprouts.gen_tables`` (about an hour).
 
-Every land reachable from ``0*1`` … ``0*N`` is found by expanding lands (a land evolves
-apart from the others, so the lands of every reachable position are exactly this closure);
-then nimbers are computed bottom-up, fewest lives first, as the mex of the children's XORs.
+* Land nimbers: every land reachable from ``0*1`` … ``0*N`` is found by expanding lands (a
+  land evolves apart from the others, so the lands of every reachable position are exactly
+  this closure); nimbers follow bottom-up, fewest lives first, as the mex of the children.
+* Misère outcomes: every whole position reachable from the small starts, bottom-up.
+* Normal outcomes near a bigger start: the positions within a few moves of it, by search.
 """
 
 from __future__ import annotations

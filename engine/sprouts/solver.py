@@ -61,7 +61,9 @@ class Solver:
     def __init__(self, table: tables.Tables | None = None, *, use_table: bool = True) -> None:
         """``table`` answers small positions at once: by default the shipped table, loaded
         on the first question; ``use_table=False`` searches everything."""
-        self._table = table if table is not None else None if use_table else tables.Tables()
+        if table is None and not use_table:
+            table = tables.Tables()
+        self._table = table
         self.nimbers: dict[str, int] = {}
         self.land_wins_memo: dict[tuple[str, int], bool] = {}
         self.misere_memo: dict[Lands, bool] = {}
