@@ -1,0 +1,1 @@
+"""Tests of the Sprouts positions, canonical forms, solver and tables."""
