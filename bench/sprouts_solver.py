@@ -13,7 +13,7 @@ import random
 import signal
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -65,19 +65,31 @@ def table_size() -> None:
     )
 
 
+def outcomes(
+    variant: str, ns: Iterable[int], seconds: float = 1800
+) -> Iterator[tuple[int, str, float]]:
+    """(n, outcome, seconds) for each start: ``W``/``L`` for the first player, with the
+    published outcome in brackets and MISMATCH when they differ; ``unfinished`` when the
+    budget runs out."""
+    misere = variant != "normal"
+    oracle = MISERE if misere else NORMAL
+    for n in ns:
+        won, dt = timed(lambda n=n: solver.outcome(f"0*{n}", misere), seconds)
+        if won is None:
+            yield n, "unfinished", dt
+            continue
+        got = "W" if won else "L"
+        yield n, f"{got} ({oracle[n - 1]})" + ("" if got == oracle[n - 1] else " MISMATCH"), dt
+
+
 def starts(top: int, misere: bool, seconds: float, fresh: bool) -> None:
-    name, oracle = ("misère", MISERE) if misere else ("normal", NORMAL)
+    name = "misère" if misere else "normal"
     print(f"\n{name}: n, outcome (published), seconds{' (fresh memo each n)' if fresh else ''}")
     for n in range(1, top + 1):
         if fresh:
             solver.SOLVER.clear()
-        won, dt = timed(lambda n=n: solver.outcome(f"0*{n}", misere), seconds)
-        if won is None:
-            print(f"  {n:2d}  unfinished after {dt:.0f}s")
-            continue
-        got = "W" if won else "L"
-        flag = "" if got == oracle[n - 1] else "  MISMATCH"
-        print(f"  {n:2d}  {got} ({oracle[n - 1]})  {dt:8.2f}s{flag}")
+        for _, outcome, dt in outcomes(name, [n], seconds):
+            print(f"  {n:2d}  {outcome:16s}  {dt:8.2f}s")
 
 
 def ai_moves(n: int, misere: bool, games: int, seed: int, seconds: float) -> None:
