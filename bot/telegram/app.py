@@ -32,6 +32,7 @@ from bot.match.clocks import Timeouts
 from bot.settings import Settings
 from bot.telegram import act, boards, buttons, challenge, commands, common, inline, metrics, typed
 from bot.telegram.ai_pool import AIPool
+from bot.telegram.http import AiohttpRequest
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ def build_application(
         .token(settings.token)
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
+        .request(AiohttpRequest())
+        .get_updates_request(AiohttpRequest(pool_size=1, read_timeout=None))
         .rate_limiter(
             metrics.MeasuredRateLimiter(
                 overall_max_rate=settings.messages_per_second,
