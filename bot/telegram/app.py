@@ -126,8 +126,12 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 
 async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-arg]
     """Deadlines kept in Redis (AI watchdog, clocks…): claim what is due and act on it.
-    Every replica runs this; storage hands each due entry to one of them."""
-    while True:
+    Every replica runs this; storage hands each due entry to one of them.
+
+    The loop also stops once a cancellation was requested but swallowed on the way (a
+    client library can turn it into its own error): shutdown must not wait forever."""
+    me = asyncio.current_task()
+    while me is None or not me.cancelling():
         try:
             for due in await svc.store.deadlines.due(svc.clock(), limit=50, lease=60):
                 if due.kind == "ai":

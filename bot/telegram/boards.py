@@ -30,7 +30,7 @@ from bot import pictures
 from bot.match import views
 from bot.match.model import BadMatchRecord, Match
 from bot.telegram import media
-from bot.telegram.keyboards import markup
+from bot.telegram.keyboards import markup, markup_json
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
     now = (picture_key, view.caption, keys)
     if before == now:
         return
-    reply_markup = markup(view.keyboard, place.lang)
+    raw = markup_json(view.keyboard, place.lang)
     target: dict[str, Any] = (
         {"inline_message_id": place.inline}
         if place.inline
@@ -133,18 +133,18 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
                 photo = await media.photo(svc, bot, picture_key, png, inline=bool(place.inline))
             except media.NoStorageChat as e:  # the caption still tells the state
                 log.warning("match %s: %s", match.id, e)
-                await _caption(bot, view.caption, reply_markup, target)
+                await _caption(bot, view.caption, raw, target)
             else:
                 shown = await bot.edit_message_media(
                     media=InputMediaPhoto(photo, caption=view.caption, parse_mode=ParseMode.HTML),
-                    reply_markup=reply_markup,
                     **target,
+                    api_kwargs=raw,
                 )
                 media.remember(svc, picture_key, shown)
         elif before[1] != view.caption:
-            await _caption(bot, view.caption, reply_markup, target)
+            await _caption(bot, view.caption, raw, target)
         else:
-            await bot.edit_message_reply_markup(reply_markup=reply_markup, **target)
+            await bot.edit_message_reply_markup(**target, api_kwargs=raw)
     except BadRequest as e:
         text = str(e).lower()
         if "not modified" in text:
@@ -184,9 +184,9 @@ def _seconds(value: Any) -> float:
     return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
 
 
-async def _caption(bot: Bot, caption: str, reply_markup: Any, target: dict[str, Any]) -> None:
+async def _caption(bot: Bot, caption: str, raw: dict[str, str], target: dict[str, Any]) -> None:
     await bot.edit_message_caption(
-        caption=caption, parse_mode=ParseMode.HTML, reply_markup=reply_markup, **target
+        caption=caption, parse_mode=ParseMode.HTML, **target, api_kwargs=raw
     )
 
 

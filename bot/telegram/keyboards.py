@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Text, t
-from bot.match.ui import Keyboard
+from bot.match.ui import Button, Keyboard
+
+
+def _label(b: Button, lang: str) -> str:
+    return t(lang, b.text) if isinstance(b.text, Text) else b.text
 
 
 def markup(rows: Keyboard, lang: str) -> InlineKeyboardMarkup | None:
@@ -13,13 +19,26 @@ def markup(rows: Keyboard, lang: str) -> InlineKeyboardMarkup | None:
         return None
     return InlineKeyboardMarkup(
         [
-            [
-                InlineKeyboardButton(
-                    t(lang, b.text) if isinstance(b.text, Text) else b.text, callback_data=b.data
-                )
-                for b in row
-            ]
+            [InlineKeyboardButton(_label(b, lang), callback_data=b.data) for b in row]
             for row in rows
             if row
         ]
     )
+
+
+def markup_json(rows: Keyboard, lang: str) -> dict[str, str]:
+    """The keyboard as the Bot API's own JSON, for ``api_kwargs`` of a board edit.
+
+    A big board has up to a hundred buttons; building python-telegram-bot objects for them
+    and serialising those back cost more CPU than the rest of a window move. An empty
+    keyboard gives no parameter, which removes the message's keyboard as ``None`` does."""
+    if not rows:
+        return {}
+    keyboard = [
+        [{"text": _label(b, lang), "callback_data": b.data} for b in row] for row in rows if row
+    ]
+    return {
+        "reply_markup": json.dumps(
+            {"inline_keyboard": keyboard}, ensure_ascii=False, separators=(",", ":")
+        )
+    }

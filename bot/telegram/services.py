@@ -15,6 +15,8 @@ from bot.match.clocks import Timeouts
 from bot.settings import Settings
 from bot.telegram.ai_pool import AIPool
 
+CANCEL_WAIT = 5.0  # seconds shutdown waits for cancelled background tasks
+
 
 class PictureCache:
     """Recently rendered board pictures by (match, version, view): a board shown in two
@@ -110,5 +112,5 @@ class Services:
     async def cancel_tasks(self) -> None:
         for task in list(self.tasks):
             task.cancel()
-        if self.tasks:
-            await asyncio.gather(*self.tasks, return_exceptions=True)
+        if self.tasks:  # bounded: a task that swallowed its cancellation is left behind
+            await asyncio.wait(list(self.tasks), timeout=CANCEL_WAIT)
