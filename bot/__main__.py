@@ -4,4 +4,6 @@ import sys
 
 from bot.cli import main
 
-sys.exit(main())
+# Guarded: the AI's worker processes start with "spawn" and import the main module again.
+if __name__ == "__main__":
+    sys.exit(main())

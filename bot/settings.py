@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -29,6 +29,10 @@ class Settings:
     port: int
     log_level: str
     default_language: str
+    ai_time_scale: float = 1.0
+    group_edits_per_minute: float = 20.0
+    lobby_timeout: float = 6 * 3600.0
+    idle_timeout: float = 7 * 86400.0
 
     @property
     def base_url(self) -> str:
@@ -59,7 +63,7 @@ class Settings:
         _require_url("TELEGRAM_API_URL", api_url, ("http", "https"))
 
         redis_url = get("REDIS_URL") or "redis://localhost:6379/0"
-        if redis_url != "memory://":
+        if not redis_url.startswith("memory://"):
             _require_url("REDIS_URL", redis_url, ("redis", "rediss", "unix"))
 
         webhook_url = get("WEBHOOK_URL")
@@ -83,6 +87,29 @@ class Settings:
         if language not in LANGUAGES:
             raise SettingsError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
 
+        scale_text = get("AI_TIME_SCALE") or "1"
+        try:
+            ai_time_scale = float(scale_text)
+        except ValueError:
+            ai_time_scale = -1.0
+        if not 0 < ai_time_scale <= 10:
+            raise SettingsError(
+                f"AI_TIME_SCALE must be a number above 0 and up to 10, not {scale_text!r}"
+            )
+
+        rate_text = get("GROUP_EDITS_PER_MINUTE") or "20"
+        try:
+            group_rate = float(rate_text)
+        except ValueError:
+            group_rate = 0.0
+        if group_rate <= 0:
+            raise SettingsError(
+                f"GROUP_EDITS_PER_MINUTE must be a positive number, not {rate_text!r}"
+            )
+
+        lobby_timeout = _hours(get, "LOBBY_TIMEOUT_HOURS", 6) * 3600
+        idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
+
         return cls(
             token=token,
             api_url=api_url,
@@ -92,7 +119,24 @@ class Settings:
             port=int(port_text),
             log_level=log_level,
             default_language=language,
+            ai_time_scale=ai_time_scale,
+            group_edits_per_minute=group_rate,
+            lobby_timeout=lobby_timeout,
+            idle_timeout=idle_timeout,
         )
+
+
+def _hours(get: Callable[[str], str | None], name: str, default: float) -> float:
+    text = get(name)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not 0 < value <= 24 * 365:
+        raise SettingsError(f"{name} must be a number of hours above 0, not {text!r}")
+    return value
 
 
 def _require_url(name: str, value: str, schemes: tuple[str, ...]) -> None:

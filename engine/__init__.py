@@ -19,7 +19,9 @@ from engine.core import (
     load,
     new,
     random_playout,
+    read_text_record,
     register,
+    text_record,
 )
 
 __all__ = [
@@ -37,7 +39,9 @@ __all__ = [
     "load",
     "new",
     "random_playout",
+    "read_text_record",
     "register",
+    "text_record",
 ]
 
 # Importing the game packages registers them (kept last: they import from engine.core).

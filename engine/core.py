@@ -317,3 +317,39 @@ def random_playout(
             on_move(game, move)
         n += 1
     return game
+
+
+RECORD_HEADER = "; tetrad"
+
+
+def text_record(game: Game[Any], comments: Sequence[str] = ()) -> str:
+    """A plain-text move record: a header naming the game and its options, comment lines
+    (players, result…), then one move per line in the game's own notation."""
+    import json
+
+    lines = [f"{RECORD_HEADER} {game.kind} {json.dumps(game.options, sort_keys=True)}"]
+    lines += [f"; {c}" for c in comments]
+    lines += [game.format_move(m) for m in game.moves]
+    return "\n".join(lines) + "\n"
+
+
+def read_text_record(text: str) -> Game[Any]:
+    """Replay a :func:`text_record` into a game (the ending, if not by moves, is not replayed)."""
+    import json
+
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines or not lines[0].startswith(RECORD_HEADER + " "):
+        raise BadRecord("not a Tetrad move record")
+    try:
+        kind, options = lines[0][len(RECORD_HEADER) + 1 :].split(" ", 1)
+        game = new(kind, **json.loads(options))
+    except (ValueError, TypeError, EngineError) as e:
+        raise BadRecord(f"bad record header: {e}") from e
+    for line in lines[1:]:
+        if line.startswith(";"):
+            continue
+        try:
+            game.play(game.parse_move(line))
+        except IllegalMove as e:
+            raise BadRecord(f"move {line!r}: {e.reason}") from e
+    return game

@@ -1,15 +1,86 @@
-"""``tetrad local``: start the emulator, the embedded store and the bot (lands with the
-playground issue)."""
+"""``tetrad local``: the emulator, the embedded store and the real bot in one process.
+
+The bot is started exactly as in production (``bot.telegram.app.running``, long polling)
+but with TELEGRAM_API_URL pointing at the emulator, so it reaches it over HTTP only. This
+module is the one place in ``playground/`` that imports the bot (to run it), see
+tests/test_layers.py.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import errno
+import logging
+import os
 import sys
+import webbrowser
+
+from bot.settings import Settings
+from bot.telegram.app import running
+from playground.server import Emulator
+
+log = logging.getLogger(__name__)
+
+DEMO_USERS = (("alice", "ru", "Алиса"), ("bob", "en", "Bob"))
+DEMO_GROUP = "Friends"
+
+
+def local_settings(emulator: Emulator, env: dict[str, str] | None = None) -> Settings:
+    """The bot's settings for the emulator: its token and URL, memory:// unless REDIS_URL."""
+    env = dict(os.environ if env is None else env)
+    env["TELEGRAM_BOT_TOKEN"] = emulator.world.token
+    env["TELEGRAM_API_URL"] = emulator.url
+    env["REDIS_URL"] = env.get("REDIS_URL", "").strip() or "memory://"
+    for name in ("WEBHOOK_URL", "WEBHOOK_SECRET"):  # the local bot always polls
+        env.pop(name, None)
+    return Settings.from_env(env)
+
+
+def add_demo_world(emulator: Emulator) -> None:
+    """A couple of people and a group with the bot, so there is something to click."""
+    world = emulator.world
+    users = [world.add_user(name, lang, first) for name, lang, first in DEMO_USERS]
+    if not any(c.title == DEMO_GROUP for c in world.chats.values()):
+        world.create_group(DEMO_GROUP, users[0], users[1:], with_bot=True)
+
+
+async def serve(
+    host: str, port: int, *, open_browser: bool, ready: asyncio.Event | None = None
+) -> None:
+    emulator = Emulator()
+    try:
+        await emulator.start(host, port)
+    except OSError as e:
+        if e.errno != errno.EADDRINUSE:
+            raise
+        print(f"tetrad local: port {port} is busy, using a free one", file=sys.stderr)
+        emulator = Emulator()
+        await emulator.start(host, 0)
+    try:
+        settings = local_settings(emulator)
+        logging.basicConfig(
+            level=settings.log_level,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+            stream=sys.stderr,
+        )
+        logging.getLogger("httpx").setLevel(logging.WARNING)
+        add_demo_world(emulator)
+        async with running(settings):
+            page = f"{emulator.url}/"
+            print(f"Tetrad playground: open {page}  (store {settings.redis_url}; Ctrl-C stops)")
+            sys.stdout.flush()
+            if open_browser:
+                webbrowser.open(page)
+            if ready is not None:
+                ready.set()
+            await asyncio.Event().wait()  # until Ctrl-C cancels us
+    finally:
+        await emulator.stop()
 
 
 def run_local(*, host: str, port: int, open_browser: bool) -> int:
-    print(
-        "tetrad local: the playground emulator has not landed yet; "
-        "run the tests with `make test` meanwhile.",
-        file=sys.stderr,
-    )
-    return 1
+    try:
+        asyncio.run(serve(host, port, open_browser=open_browser))
+    except KeyboardInterrupt:
+        print("\ntetrad local: stopped", file=sys.stderr)
+    return 0

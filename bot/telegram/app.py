@@ -1,24 +1,43 @@
-"""Build and run the python-telegram-bot Application against TELEGRAM_API_URL."""
+"""Build and run the python-telegram-bot Application against TELEGRAM_API_URL.
+
+Handlers are registered explicitly in :func:`build_application`; shared services (the store,
+the AI pool) live in ``bot_data["svc"]`` and are opened in ``post_init``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from telegram import Update
-from telegram.ext import AIORateLimiter, Application, CommandHandler, ContextTypes
+from telegram import BotCommand, Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
 
+import storage
+from bot.i18n import LANGUAGES, t
+from bot.match.actions import Tick
+from bot.match.clocks import Timeouts
 from bot.settings import Settings
+from bot.telegram import act, handlers
+from bot.telegram.ai_pool import AIPool
+from bot.telegram.services import Services
+
+log = logging.getLogger(__name__)
+COMMANDS = ("new", "help", "rules", "stats", "top", "record", "lang", "m")
+WATCH_PERIOD = 1.0
 
 
-async def _start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    if update.effective_message is not None:
-        await update.effective_message.reply_text(
-            "Tetrad: Точки, Точки и квадраты, Рассада. Games arrive soon."
-        )
-
-
-def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
+def build_application(settings: Settings, *, clock: Callable[[], float] = time.time) -> Application:  # type: ignore[type-arg]
     if settings.token is None:
         raise ValueError("a bot token is required")
     app = (
@@ -26,31 +45,109 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         .token(settings.token)
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
-        .rate_limiter(AIORateLimiter(max_retries=3))
+        .rate_limiter(AIORateLimiter(group_max_rate=settings.group_edits_per_minute, max_retries=3))
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
         .build()
     )
-    app.add_handler(CommandHandler("start", _start))
+    app.bot_data["settings"] = settings
+    app.bot_data["clock"] = clock  # tests pass a fake clock; nothing else reads the time
+    app.add_handler(CommandHandler("start", handlers.start))
+    app.add_handler(CommandHandler("help", handlers.help_command))
+    app.add_handler(CommandHandler("rules", handlers.rules))
+    app.add_handler(CommandHandler("new", handlers.new))
+    app.add_handler(CommandHandler("lang", handlers.lang_command))
+    app.add_handler(CommandHandler(["m", "move"], handlers.move_command))
+    app.add_handler(CommandHandler("record", handlers.record_command))
+    app.add_handler(CommandHandler("stats", handlers.stats_command))
+    app.add_handler(CommandHandler("top", handlers.top_command))
+    app.add_handler(CallbackQueryHandler(handlers.callback))
+    private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
+    reply_text = filters.REPLY & filters.TEXT & ~filters.COMMAND
+    app.add_handler(MessageHandler(private_text | reply_text, handlers.text_message))
+    app.add_error_handler(handlers.error_handler)
     return app
 
 
+async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
+    settings: Settings = app.bot_data["settings"]
+    store = await storage.connect(settings.redis_url)
+    svc = Services(
+        settings=settings,
+        store=store,
+        ai=AIPool(time_scale=settings.ai_time_scale),
+        clock=app.bot_data["clock"],
+        timeouts=Timeouts(lobby=settings.lobby_timeout, idle=settings.idle_timeout),
+    )
+    me = await app.bot.get_me()
+    svc.bot_username = me.username or ""
+    app.bot_data["svc"] = svc
+    for lang in LANGUAGES:
+        commands = [BotCommand(c, t(lang, f"cmd.{c}")) for c in COMMANDS]
+        await app.bot.set_my_commands(commands, language_code=lang)
+    await app.bot.set_my_commands([BotCommand(c, t("en", f"cmd.{c}")) for c in COMMANDS])
+    app.bot_data["watch"] = asyncio.get_running_loop().create_task(_watch(app, svc))
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    task = app.bot_data.pop("watch", None)
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    svc: Services | None = app.bot_data.pop("svc", None)
+    if svc is not None:
+        await svc.cancel_tasks()
+        svc.ai.close()
+        await svc.store.close()
+
+
+async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-arg]
+    """Deadlines kept in Redis (AI watchdog, clocks…): claim what is due and act on it.
+    Every replica runs this; storage hands each due entry to one of them."""
+    while True:
+        try:
+            for due in await svc.store.deadlines.due(svc.clock(), limit=50, lease=60):
+                if due.kind == "ai":
+                    act.start_ai(svc, app.bot, due.match_id)
+                elif due.kind == "tick":
+                    outcome = await act.act(svc, due.match_id, None, Tick())
+                    await act.perform(svc, app.bot, outcome)
+                    if outcome.match is not None and not outcome.effects:
+                        await act.schedule_tick(svc, outcome.match)
+                await svc.store.deadlines.done(due)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("deadline watch failed")
+        await asyncio.sleep(WATCH_PERIOD)
+
+
 @asynccontextmanager
-async def running(settings: Settings, *, poll_timeout: int = 10) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+async def running(
+    settings: Settings, *, poll_timeout: int = 10, clock: Callable[[], float] = time.time
+) -> AsyncIterator[Application]:  # type: ignore[type-arg]
     """Start the bot with long polling inside the caller's event loop, and stop it on exit.
 
     `tetrad local` and the end-to-end test fixture use this, so both run the real bot.
     """
-    app = build_application(settings)
-    async with app:
-        await app.start()
-        assert app.updater is not None
-        await app.updater.start_polling(
-            poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES
-        )
+    app = build_application(settings, clock=clock)
+    async with app:  # initialize() and shutdown(); post_init/post_shutdown are ours to call
+        await _post_init(app)
         try:
-            yield app
+            await app.start()
+            assert app.updater is not None
+            await app.updater.start_polling(
+                poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES
+            )
+            try:
+                yield app
+            finally:
+                await app.updater.stop()
+                await app.stop()
         finally:
-            await app.updater.stop()
-            await app.stop()
+            await _post_shutdown(app)
 
 
 def run(settings: Settings) -> None:

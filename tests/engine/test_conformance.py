@@ -13,11 +13,23 @@ import pytest
 import engine
 from engine import GAMES, BadNotation, GameOver, IllegalMove
 
-from . import tally  # noqa: F401  (placeholder game until the real engines register)
-
 # Options to try per game kind: small boards so a whole random game runs fast, plus variety.
 CONFIGS: dict[str, list[dict[str, Any]]] = {
-    "tally": [{"pile": 1}, {"pile": 9}, {"preset": "small"}],
+    "dots": [
+        {"width": 5, "height": 5},
+        {"width": 7, "height": 6, "start": "cross", "scoring": "territory"},
+        {"width": 9, "height": 9, "start": "zone", "zone_width": 3, "zone_height": 5},
+        {"width": 6, "height": 8, "grounding": True},
+    ],
+    "boxes": [
+        {"rows": 1, "cols": 1},
+        {"rows": 2, "cols": 3},
+        {"rows": 3, "cols": 3, "players": 3},
+        {"shape": "frame"},
+        {"mask": ["#.#", "###"], "players": 4},
+        {"rows": 2, "cols": 2, "players": 4},
+        {"preset": "quick"},
+    ],
 }
 SEEDS = range(3)
 MOVES_CHECKED_PER_PLY = 12
@@ -138,3 +150,10 @@ def test_bad_records(kind: str) -> None:
     for bad in ({}, {"kind": kind}, {"kind": kind, "v": 999}, {"kind": "no-such-game"}):
         with pytest.raises(engine.BadRecord):
             engine.load(bad)
+
+
+@pytest.mark.parametrize(("kind", "options", "seed"), _cases())
+def test_text_record_round_trip(kind: str, options: dict[str, Any], seed: int) -> None:
+    g = engine.random_playout(engine.new(kind, **dict(options)), random.Random(seed))
+    back = engine.read_text_record(engine.text_record(g, ["players: A, B"]))
+    assert back.to_json() == g.to_json()

@@ -1,0 +1,132 @@
+"""Dots engine speed: full random games on 39×32, per-move ``play()`` latency, JSON size.
+
+Prints figures; the issue's targets are a full random 39×32 game (about 1200 moves) in at
+most 150 ms, ``play()`` p99 at most 1 ms, and ``to_json`` of a finished game at most 4 KB.
+The baseline in the same run is the cost of just choosing the random moves (walking a
+shuffled list of points), so the engine's share is visible. Timings on a shared machine are
+noisy: the best and the median of several games are both shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from engine.dots import Game
+from engine.dots.ai import choose_move
+
+
+def random_game(seed: int, width: int = 39, height: int = 32) -> tuple[Game, list[float], float]:
+    """One uniformly random game to the end: each move is the next point of a shuffled list
+    that is still free (uniform over the free points). Returns the game, per-play() seconds,
+    and the whole game's seconds (choosing included)."""
+    rng = random.Random(seed)
+    g = Game(width, height)
+    order = g.legal_indices()
+    rng.shuffle(order)
+    b = g._board
+    times: list[float] = []
+    clock = time.perf_counter
+    t0 = clock()
+    for i in order:
+        if g.over:
+            break
+        if b.dot[i] != -1 or b.area[i] != -1:
+            continue
+        t = clock()
+        g.play_index(i)
+        times.append(clock() - t)
+    return g, times, clock() - t0
+
+
+def choosing_only(seed: int, width: int = 39, height: int = 32) -> float:
+    """The baseline: the same walk over a shuffled list without playing anything."""
+    rng = random.Random(seed)
+    order = list(range(width * height))
+    rng.shuffle(order)
+    t0 = time.perf_counter()
+    for _ in order:
+        pass
+    return time.perf_counter() - t0
+
+
+def public_play_game(seed: int) -> float:
+    """A random game through the checked public API (``play(Move)``), for comparison."""
+    rng = random.Random(seed)
+    g = Game(39, 32)
+    moves = g.legal_moves()
+    rng.shuffle(moves)
+    t0 = time.perf_counter()
+    for m in moves:
+        if g.over:
+            break
+        if g.is_legal(m):
+            g.play(m)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    args = ap.parse_args()
+    totals, plays, moves, sizes, caps = [], [], [], [], []
+    for seed in range(args.games):
+        g, times, total = random_game(seed)
+        totals.append(total)
+        plays.extend(times)
+        moves.append(g.ply)
+        caps.append(len(g.captures))
+        sizes.append(len(json.dumps(g.to_json(), separators=(",", ":")).encode()))
+    base = statistics.median(choosing_only(s) for s in range(args.games))
+    public = [public_play_game(s) for s in range(min(5, args.games))]
+    plays.sort()
+
+    def pct(q: float) -> float:
+        return plays[min(len(plays) - 1, int(q * len(plays)))] * 1e3
+
+    print(f"Dots speed, 39x32, {args.games} uniformly random games to the end")
+    print(
+        f"  moves per game       median {statistics.median(moves):.0f}, "
+        f"captures per game median {statistics.median(caps):.0f}"
+    )
+    print(
+        f"  full game            best {min(totals) * 1e3:.1f} ms, median "
+        f"{statistics.median(totals) * 1e3:.1f} ms, worst {max(totals) * 1e3:.1f} ms "
+        f"(target <= 150 ms)"
+    )
+    print(f"  baseline (choosing)  median {base * 1e3:.2f} ms per game")
+    print(
+        f"  public play(Move)    median {statistics.median(public) * 1e3:.1f} ms per game "
+        f"(with is_legal + Move checks)"
+    )
+    print(
+        f"  play() latency       median {pct(0.5):.3f} ms, p90 {pct(0.9):.3f} ms, "
+        f"p99 {pct(0.99):.3f} ms, max {plays[-1] * 1e3:.3f} ms (target p99 <= 1 ms)"
+    )
+    print(
+        f"  to_json size         max {max(sizes)} bytes, median "
+        f"{statistics.median(sizes):.0f} bytes (target <= 4096)"
+    )
+    g, _, _ = random_game(0)
+    t0 = time.perf_counter()
+    Game.from_json(g.to_json())
+    print(f"  from_json (replay)   {(time.perf_counter() - t0) * 1e3:.1f} ms for a finished game")
+    for level, limit in (("easy", None), ("medium", None), ("hard", None)):
+        g = Game(38, 31)
+        rng = random.Random(1)
+        for _ in range(300):
+            ms = g.legal_moves()
+            g.play(ms[rng.randrange(len(ms))])
+        t0 = time.perf_counter()
+        choose_move(g, level, seed=1, time_limit=limit)
+        print(
+            f"  choose_move {level:<6}   {(time.perf_counter() - t0) * 1e3:.0f} ms on 38x31 "
+            f"after 300 random moves (default limit)"
+        )
+
+
+if __name__ == "__main__":
+    main()

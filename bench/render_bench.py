@@ -1,0 +1,198 @@
+"""Render speed and size: ``python -m bench.render_bench [--runs N]``.
+
+The issue's targets (median of many runs): Точки 38×31 late game ≤ 20 ms, Boxes 5×5 ≤ 10 ms,
+Sprouts 12-spot late game ≤ 30 ms, every PNG ≤ 250 KB. Each picture is drawn once to fill
+the caches (static layers, sprites, text), then timed ``--runs`` times; the median and the
+90th percentile of wall time are shown, with the median CPU time of the process next to it
+(steadier on a shared machine, where wall time also counts waiting for a core).
+
+Точки keeps the last boards drawn: what the rings make of the board (zone, areas, rings,
+bases) changes only when a ring closes, and the next picture of a game only adds a dot or two.
+The first ``dots`` line draws the same position again (a board shown in a second place);
+``dots after a move`` draws the position after the one drawn before it (the bot's usual
+path); ``dots cold`` clears every cache first, which is what a picture after a capture costs.
+
+Baselines in the same run: ``encode`` is the PNG encoding alone of the finished picture
+(so the drawing's share is visible), and ``rgb encode`` the same picture encoded as an RGB
+PNG at the default level, which is what a plain RGB pipeline would pay for encoding alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import engine
+import render
+from render import animation
+from render.common import png, to_palette_image
+
+TARGET_MS = {"dots": 20.0, "boxes": 10.0, "sprouts": 30.0}
+MAX_PNG_KB = 250
+
+
+def dots_late() -> Any:
+    """38×31 tournament game, 700-odd moves of the easy AI against itself (about 60% full,
+    with rings everywhere): the heaviest picture the bot draws."""
+    from engine.dots import ai
+    from render.dots import territory
+
+    g = engine.new("dots", preset="tournament")
+    for i in range(700):
+        g.play(ai.choose_move(g, "easy", seed=i))
+    # End on a quiet move (no ring closed), the common case for "after a move".
+    before = territory(g)
+    while True:
+        g.play(ai.choose_move(g, "easy", seed=g.ply))
+        if territory(g) == before:
+            return g
+        before = territory(g)
+
+
+def boxes_mid() -> Any:
+    from engine.boxes import ai
+
+    g = engine.new("boxes", preset="classic")
+    for i in range(44):
+        g.play(ai.choose_move(g, "easy", seed=i, time_limit=0.05))
+    return g
+
+
+def sprouts_late() -> tuple[Any, str]:
+    """A 12-spot game late on: the engine's own when it draws, else the tests' stand-in
+    drawing of the same size (37 spots, 25 curves of 25 points each)."""
+    cls = engine.GAMES.get("sprouts")
+    if cls is not None and hasattr(cls, "__init__"):
+        try:
+            import random
+
+            g = engine.new("sprouts", spots=12)
+            engine.random_playout(g, random.Random(1), max_moves=25)
+            if hasattr(g, "drawing"):
+                return g, "engine"
+        except (engine.EngineError, TypeError):
+            pass
+    from tests.render.fakes import random_sprouts
+
+    return random_sprouts(12, 25, seed=1), "stand-in drawing"
+
+
+def timed(fn: Callable[[], Any], runs: int) -> tuple[list[float], list[float]]:
+    wall: list[float] = []
+    cpu: list[float] = []
+    for _ in range(runs):
+        w, c = time.perf_counter(), time.process_time()
+        fn()
+        cpu.append((time.process_time() - c) * 1000)
+        wall.append((time.perf_counter() - w) * 1000)
+    return wall, cpu
+
+
+def p90(xs: list[float]) -> float:
+    return sorted(xs)[int(0.9 * (len(xs) - 1))]
+
+
+def bench_picture(kind: str, game: Any, view: dict[str, Any], runs: int) -> bool:
+    module = __import__(f"render.{kind}", fromlist=["board_image"])
+    data = render.board_png(game, view)  # fills the caches
+    wall, cpu = timed(lambda: render.board_png(game, view), runs)
+    img = module.board_image(game, view)
+    enc_wall, _ = timed(lambda: png(img.copy()), runs)
+    rgb = to_palette_image(img).convert("RGB")
+    rgb_wall, _ = timed(lambda: rgb.save(io.BytesIO(), "PNG"), max(5, runs // 5))
+    med = statistics.median(wall)
+    kb = len(data) / 1024
+    ok = med <= TARGET_MS[kind] and kb <= MAX_PNG_KB
+    print(
+        f"{kind:8} {img.width}×{img.height}  wall median {med:6.2f} ms  p90 {p90(wall):6.2f}  "
+        f"cpu median {statistics.median(cpu):6.2f}  |  encode {statistics.median(enc_wall):5.2f} ms"
+        f"  rgb encode {statistics.median(rgb_wall):6.2f} ms "
+        f"(×{statistics.median(rgb_wall) / statistics.median(enc_wall):.1f})  |  "
+        f"{kb:5.1f} KB  target {TARGET_MS[kind]:.0f} ms: {'ok' if ok else 'MISSED'}"
+    )
+    return ok
+
+
+def bench_dots_paths(game: Any, view: dict[str, Any], runs: int) -> bool:
+    """The Dots picture by the path a bot takes: after one more move (the board before is
+    reused, the new dot stamped), and cold (after a capture: rings and dots redrawn)."""
+    from render.dots import _BODIES, _territory
+
+    before = type(game)(**game.options)  # the same game one move earlier
+    for move in game.moves[:-1]:
+        before.play(move)
+
+    def next_move() -> tuple[float, float]:
+        _BODIES.clear()
+        render.board_png(before, view)
+        w, c = time.perf_counter(), time.process_time()
+        render.board_png(game, view)
+        return (time.perf_counter() - w) * 1000, (time.process_time() - c) * 1000
+
+    def cold() -> bytes:
+        _territory.cache_clear()
+        _BODIES.clear()
+        return render.board_png(game, view)
+
+    pairs = [next_move() for _ in range(runs)]
+    ok = True
+    for name, wall, cpu in (
+        ("dots after a move", [p[0] for p in pairs], [p[1] for p in pairs]),
+        ("dots cold (after a capture)", *timed(cold, runs)),
+    ):
+        med = statistics.median(wall)
+        ok = ok and med <= TARGET_MS["dots"]
+        print(
+            f"{name:28} wall median {med:6.2f} ms  p90 {p90(wall):6.2f}  cpu median "
+            f"{statistics.median(cpu):6.2f}  target {TARGET_MS['dots']:.0f} ms: "
+            f"{'ok' if med <= TARGET_MS['dots'] else 'MISSED'}"
+        )
+    return ok
+
+
+def bench_replay(name: str, game: Any, view: dict[str, Any]) -> None:
+    t = time.perf_counter()
+    data = render.replay(game, view=view)
+    s = time.perf_counter() - t
+    from PIL import Image
+
+    frames = Image.open(io.BytesIO(data)).n_frames
+    print(
+        f"replay {name:18} {game.ply:5} moves  {frames:4} frames  {len(data) / 1024:7.0f} KB  "
+        f"{s:5.2f} s  (limit {animation.MAX_BYTES // 1_000_000} MB)"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=60)
+    parser.add_argument("--no-replays", action="store_true")
+    args = parser.parse_args(argv)
+    view = {"lang": "ru", "players": ["Алиса", "Борис"]}
+    print("positions: building (the AIs play the Dots and Boxes games)…", flush=True)
+    dots, boxes = dots_late(), boxes_mid()
+    sprouts, source = sprouts_late()
+    print(
+        f"dots: {dots.ply} moves, {len(dots.captures)} captures; boxes: {boxes.ply} lines; "
+        f"sprouts: {len(sprouts.drawing.spots)} spots, {len(sprouts.drawing.curves)} curves "
+        f"({source})"
+    )
+    dots_view = {**view, "window": [15, 10, 8, 7]}
+    results = [
+        bench_picture("dots", dots, dots_view, args.runs),
+        bench_dots_paths(dots, dots_view, args.runs),
+        bench_picture("boxes", boxes, view, args.runs),
+        bench_picture("sprouts", sprouts, view, args.runs),
+    ]
+    if not args.no_replays:
+        bench_replay("dots 38×31", dots, view)
+        bench_replay("boxes 5×5", boxes, view)
+    print("all targets met" if all(results) else "some targets MISSED (see above)")
+
+
+if __name__ == "__main__":
+    main()

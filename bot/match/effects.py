@@ -1,0 +1,56 @@
+"""What must happen outside the match after an action: pictures to refresh, popups, messages.
+
+The Telegram adapter turns these into Bot API calls; the match layer never calls Telegram.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.i18n import Text
+
+
+@dataclass(frozen=True)
+class Popup:
+    """The answer to the tap that caused this action."""
+
+    text: Text
+    alert: bool = False
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """Re-show places (all when ``places`` is None). ``picture=False`` means only the caption or
+    keyboard changed, so no new picture is rendered or uploaded."""
+
+    places: tuple[int, ...] | None = None
+    picture: bool = True
+
+
+@dataclass(frozen=True)
+class Say:
+    """A new plain message in a chat (notifications, announcements)."""
+
+    chat: int
+    text: Text
+
+
+@dataclass(frozen=True)
+class Notify:
+    """Tell one player something privately when the bot can reach them, else in the chat."""
+
+    user: int
+    text: Text
+
+
+@dataclass(frozen=True)
+class AITurn:
+    """The seat to move is the bot's: compute its move off the event loop."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The match has just ended (send the replay and record, update ratings once)."""
+
+
+Effect = Popup | Refresh | Say | Notify | AITurn | Finished

@@ -1,0 +1,166 @@
+"""Ways to end a match besides the last move: resign, draw by agreement, Dots STOP and
+grounding, and a win claimed on time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.i18n import Text
+from bot.match.actions import Actor, Refused
+from bot.match.effects import Effect, Finished, Notify, Popup, Refresh
+from bot.match.model import Match
+
+
+def _need_active(match: Match) -> None:
+    if match.status == "lobby":
+        raise Refused("err.not_started")
+    if match.status == "finished":
+        raise Refused("err.finished")
+
+
+def _seat(match: Match, actor: Actor) -> int:
+    _need_active(match)
+    seat = match.seat_of(actor.user)
+    if seat is None:
+        raise Refused("err.not_a_player")
+    return seat
+
+
+def finish(match: Match, now: float, *, bump: bool = True) -> list[Effect]:
+    """The engine says the game is over: close the match."""
+    match.status = "finished"
+    if bump:
+        match.version += 1
+    match.turn_since = now
+    for place in match.places:
+        place.cursor.pop("menu", None)
+        place.cursor.pop("confirm", None)
+    match.extra.pop("draw", None)
+    return [Refresh(), Finished()]
+
+
+def _engine(match: Match, call: Any) -> None:
+    try:
+        call()
+    except engine.IllegalMove as e:
+        from bot.match.turns import illegal
+
+        raise illegal(match, e) from e
+
+
+def resign(
+    match: Match, actor: Actor, confirmed: bool, place: int | None, now: float
+) -> list[Effect]:
+    seat = _seat(match, actor)
+    if not confirmed:
+        if place is None:
+            raise Refused("err.bad_button")
+        match.places[place].cursor["confirm"] = ["resign", actor.user]
+        match.places[place].cursor.pop("menu", None)
+        return [Refresh(places=(place,), picture=False)]
+    if place is not None:
+        ask = match.places[place].cursor.get("confirm")
+        if ask is not None and ask != ["resign", actor.user]:
+            raise Refused("err.not_your_confirm")
+    _engine(match, lambda: match.game.resign(seat))
+    return finish(match, now)
+
+
+def offer_draw(match: Match, actor: Actor, now: float) -> list[Effect]:
+    seat = _seat(match, actor)
+    if match.extra.get("draw") is not None:
+        raise Refused("err.draw_pending")
+    others = [s for i, s in enumerate(match.seats) if i != seat]
+    if all(s.is_ai for s in others):
+        return _ai_answers_draw(match, seat, now)
+    match.extra["draw"] = [seat]
+    match.version += 1
+    for place in match.places:
+        place.cursor.pop("menu", None)
+    effects: list[Effect] = [Refresh(picture=False), Popup(Text("draw.offered"))]
+    for s in others:
+        if s.user is not None and not s.is_ai:
+            effects.append(Notify(s.user, Text("draw.offer_to_you", who=match.seats[seat].name)))
+    return effects
+
+
+def _ai_answers_draw(match: Match, seat: int, now: float) -> list[Effect]:
+    """The bot accepts a draw only when it would not be ahead by the scores as they stand."""
+    scores = match.game.scores
+    best_other = max(s for i, s in enumerate(scores) if i != seat)
+    if best_other > scores[seat]:
+        raise Refused("draw.bot_declines")
+    _engine(match, match.game.agree)
+    return finish(match, now)
+
+
+def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Effect]:
+    seat = _seat(match, actor)
+    offer = match.extra.get("draw")
+    if offer is None:
+        raise Refused("err.no_draw_offer")
+    if seat in offer:
+        if accept:
+            raise Refused("err.own_offer")
+        match.extra.pop("draw")  # withdraw
+        match.version += 1
+        return [Refresh(picture=False)]
+    if not accept:
+        match.extra.pop("draw")
+        match.version += 1
+        return [Refresh(picture=False), Popup(Text("draw.declined"))]
+    agreed = sorted({*offer, seat})
+    humans = [i for i, s in enumerate(match.seats) if not s.is_ai]
+    if set(agreed) >= set(humans):
+        _engine(match, match.game.agree)
+        return finish(match, now)
+    match.extra["draw"] = agreed
+    match.version += 1
+    return [Refresh(picture=False)]
+
+
+def stop(match: Match, actor: Actor, now: float, limit: float) -> list[Effect]:
+    seat = _seat(match, actor)
+    if match.kind != "dots":
+        raise Refused("err.bad_button")
+    if match.game.turn != seat:
+        raise Refused("err.not_your_turn")
+    _engine(match, lambda: match.game.stop(seat, now=now, limit=limit))  # type: ignore[attr-defined]
+    match.version += 1
+    match.turn_since = now
+    for place in match.places:
+        place.cursor.pop("menu", None)
+    return [Refresh()]
+
+
+def done(match: Match, actor: Actor, now: float) -> list[Effect]:
+    seat = _seat(match, actor)
+    game: Any = match.game
+    if match.kind != "dots" or game.stopped_by is None:
+        raise Refused("err.bad_button")
+    if seat == game.stopped_by:
+        raise Refused("err.not_your_turn")
+    _engine(match, game.finish_stop)
+    return finish(match, now)
+
+
+def ground(match: Match, actor: Actor, now: float) -> list[Effect]:
+    seat = _seat(match, actor)
+    if match.kind != "dots":
+        raise Refused("err.bad_button")
+    _engine(match, lambda: match.game.ground(seat))  # type: ignore[attr-defined]
+    return finish(match, now)
+
+
+def claim_time(match: Match, actor: Actor, now: float) -> list[Effect]:
+    from bot.match.clocks import expired
+
+    seat = _seat(match, actor)
+    loser = match.game.turn
+    if seat == loser:
+        raise Refused("err.claim_own")
+    if not expired(match, now):
+        raise Refused("err.not_expired")
+    _engine(match, lambda: match.game.timeout(loser))
+    return finish(match, now)

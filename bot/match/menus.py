@@ -1,0 +1,213 @@
+"""The `/new` menu: choose a game, its size and variants, then the opponent.
+
+The menu is stateless: each button carries the path chosen so far (``N:<user>:0:<path>``), so
+it survives restarts and needs no storage. Only the user who opened the menu may use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import Text
+from bot.match.actions import Refused
+from bot.match.callback import Callback
+from bot.match.clocks import CLOCKS, label
+from bot.match.model import AI_LEVELS
+from bot.match.ui import Button, Keyboard
+
+OP = "N"
+KINDS = {"d": "dots", "b": "boxes", "s": "sprouts"}
+DOTS_SIZES = {
+    "q": {"preset": "quick"},
+    "t": {"preset": "tournament"},
+    "m": {"preset": "modern"},
+    "s": {"width": 10, "height": 10},
+    "l": {"width": 20, "height": 20},
+}
+DOTS_FLAGS = (("g", "grounding", True), ("t", "scoring", "territory"))
+BOX_BOARDS = {
+    "3": {"rows": 3, "cols": 3},
+    "4": {"rows": 4, "cols": 4},
+    "5": {"rows": 5, "cols": 5},
+    "8": {"rows": 8, "cols": 8},
+    "x": {"shape": "cross"},
+    "r": {"shape": "ring"},
+    "d": {"shape": "diamond"},
+    "h": {"shape": "heart"},
+}
+SPROUT_SPOTS = tuple(range(2, 11))
+# One tap from /new: a quick game against the bot at medium level.
+QUICK = {"d": "d.q.-.am", "b": "b.3.2.am", "s": "s.4.-.am"}
+LEVEL_CODES = {"e": "easy", "m": "medium", "h": "hard"}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A finished menu path: what to create and against whom."""
+
+    kind: str
+    options: dict[str, Any]
+    ai_level: str | None  # None: a lobby for friends / the group
+    clock: int = 0  # seconds per move, 0 for none
+
+
+@dataclass(frozen=True)
+class Screen:
+    text: Text
+    keyboard: Keyboard
+
+
+def _cb(user: int, path: str) -> str:
+    return Callback(OP, str(user), 0, path).encode()
+
+
+def root(user: int) -> Screen:
+    rows: Keyboard = [
+        [Button(Text(f"game.{kind}"), _cb(user, code))] for code, kind in KINDS.items()
+    ]
+    rows.append(
+        [Button(Text(f"menu.quick_{kind}"), _cb(user, QUICK[c])) for c, kind in KINDS.items()]
+    )
+    return Screen(Text("menu.choose_game"), rows)
+
+
+def screen(user: int, path: str, *, private: bool) -> Screen | Choice:
+    """The screen for a partial path, or the finished Choice."""
+    parts = path.split(".") if path else []
+    if not parts:
+        return root(user)
+    code = parts[0]
+    if code not in KINDS:
+        raise Refused("err.bad_button")
+    kind = KINDS[code]
+    if len(parts) == 1:
+        return _size_screen(user, code)
+    size = parts[1]
+    if len(parts) == 2:
+        return _variant_screen(user, code, size, "-")
+    flags = parts[2]
+    if len(parts) == 3:
+        return _variant_screen(user, code, size, flags)
+    opponent = parts[3]
+    options = build_options(kind, code, size, flags)
+    if opponent == "o":
+        return _opponent_screen(user, path.rsplit(".", 1)[0], kind, options, private=private)
+    if opponent == "c":
+        return _clock_screen(user, path.rsplit(".", 1)[0])
+    if opponent[0] == "g" and opponent[1:] in ("", *CLOCKS):
+        return Choice(kind, options, None, CLOCKS.get(opponent[1:], 0))
+    if len(opponent) == 2 and opponent[0] == "a" and opponent[1] in LEVEL_CODES:
+        return Choice(kind, options, LEVEL_CODES[opponent[1]])
+    raise Refused("err.bad_button")
+
+
+def build_options(kind: str, code: str, size: str, flags: str) -> dict[str, Any]:
+    try:
+        if code == "d":
+            options = dict(DOTS_SIZES[size])
+            for letter, key, value in DOTS_FLAGS:
+                if letter in flags:
+                    if "preset" in options:  # variants apply on top of the preset's size
+                        options = _dots_preset_options(options["preset"])
+                    options[key] = value
+            return options
+        if code == "b":
+            options = dict(BOX_BOARDS[size])
+            players = int(flags) if flags.isdigit() else 2
+            if not 2 <= players <= 4:
+                raise ValueError(players)
+            options["players"] = players
+            return options
+        spots = int(size)
+        if spots not in SPROUT_SPOTS:
+            raise ValueError(spots)
+        return {"spots": spots, "misere": "m" in flags}
+    except (KeyError, ValueError) as e:
+        raise Refused("err.bad_button") from e
+
+
+def _dots_preset_options(preset: str) -> dict[str, Any]:
+    import engine
+
+    return dict(engine.game_class("dots").PRESETS[preset])
+
+
+def _size_screen(user: int, code: str) -> Screen:
+    if code == "d":
+        rows = [[Button(Text(f"menu.dots_{k}"), _cb(user, f"d.{k}"))] for k in DOTS_SIZES]
+    elif code == "b":
+        rows = [
+            [Button(f"{k}×{k}", _cb(user, f"b.{k}.2")) for k in ("3", "4", "5", "8")],
+            [
+                Button(Text(f"shape.{BOX_BOARDS[k]['shape']}"), _cb(user, f"b.{k}.2"))
+                for k in "xrdh"
+            ],
+        ]
+    else:
+        rows = [
+            [Button(str(n), _cb(user, f"s.{n}")) for n in SPROUT_SPOTS[i : i + 5]]
+            for i in range(0, len(SPROUT_SPOTS), 5)
+        ]
+    rows.append([Button(Text("btn.back"), _cb(user, ""))])
+    return Screen(Text(f"menu.size_{KINDS[code]}"), rows)
+
+
+def _variant_screen(user: int, code: str, size: str, flags: str) -> Screen:
+    base = f"{code}.{size}"
+    rows: Keyboard = []
+    if code == "d":
+        for letter, key, _ in DOTS_FLAGS:
+            on = letter in flags
+            toggled = flags.replace(letter, "") if on else flags.replace("-", "") + letter
+            mark = "☑" if on else "☐"
+            rows.append(
+                [Button(Text(f"menu.flag_{key}", mark=mark), _cb(user, f"{base}.{toggled or '-'}"))]
+            )
+    elif code == "b":
+        rows = [
+            [
+                Button(
+                    Text("menu.players", n=n, mark="☑" if flags == str(n) else ""),
+                    _cb(user, f"{base}.{n}"),
+                )
+                for n in (2, 3, 4)
+            ]
+        ]
+    else:
+        on = "m" in flags
+        rows.append(
+            [
+                Button(
+                    Text("menu.flag_misere", mark="☑" if on else "☐"),
+                    _cb(user, f"{base}.{'-' if on else 'm'}"),
+                )
+            ]
+        )
+    rows.append([Button(Text("btn.next"), _cb(user, f"{base}.{flags}.o"))])
+    rows.append([Button(Text("btn.back"), _cb(user, code))])
+    return Screen(Text(f"menu.variants_{KINDS[code]}"), rows)
+
+
+def _opponent_screen(
+    user: int, path: str, kind: str, options: dict[str, Any], *, private: bool
+) -> Screen:
+    rows: Keyboard = [
+        [Button(Text(f"menu.vs_{level}"), _cb(user, f"{path}.a{level[0]}")) for level in AI_LEVELS]
+    ]
+    rows.append(
+        [Button(Text("menu.vs_friend" if private else "menu.vs_group"), _cb(user, f"{path}.g"))]
+    )
+    rows.append([Button(Text("menu.with_clock"), _cb(user, f"{path}.c"))])
+    rows.append([Button(Text("btn.back"), _cb(user, path.rsplit(".", 1)[0]))])
+    return Screen(Text("menu.choose_opponent"), rows)
+
+
+def _clock_screen(user: int, path: str) -> Screen:
+    timed = [k for k, v in CLOCKS.items() if v]
+    rows: Keyboard = [
+        [Button(label(CLOCKS[k]), _cb(user, f"{path}.g{k}")) for k in timed[i : i + 3]]
+        for i in range(0, len(timed), 3)
+    ]
+    rows.append([Button(Text("btn.back"), _cb(user, f"{path}.o"))])
+    return Screen(Text("menu.choose_clock"), rows)

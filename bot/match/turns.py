@@ -1,0 +1,188 @@
+"""Moves, keyboard steps and the bot's moves on an active match, and the one entry point
+:func:`apply` that the Telegram adapter calls inside ``storage.update``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.i18n import Text
+from bot.match import clocks, ending, lobby, ui
+from bot.match.actions import (
+    Action,
+    Actor,
+    AddBot,
+    AIMove,
+    AnswerDraw,
+    Cancel,
+    ClaimTime,
+    Cursor,
+    Done,
+    Ground,
+    Join,
+    Leave,
+    OfferDraw,
+    Play,
+    Refused,
+    Resign,
+    Start,
+    Stop,
+    Tick,
+)
+from bot.match.clocks import DEFAULT_TIMEOUTS, Timeouts
+from bot.match.effects import AITurn, Effect, Popup, Refresh
+from bot.match.model import Match
+
+
+def apply(
+    match: Match,
+    actor: Actor | None,
+    action: Action,
+    *,
+    now: float,
+    version: int | None = None,
+    place: int | None = None,
+    timeouts: Timeouts = DEFAULT_TIMEOUTS,
+) -> list[Effect]:
+    """Apply ``action`` by ``actor`` (None for the bot itself) and say what must be shown.
+
+    Raises :class:`Refused` and leaves the match unchanged when the action is not allowed;
+    ``version`` (from the button) must match the match's, so stale buttons do nothing.
+    """
+    if isinstance(action, Tick):
+        return clocks.tick(match, now, timeouts)
+    over = clocks.stop_over(match, now)
+    if over:  # the STOP time ran out before this tap: the game ends, the tap does nothing
+        return [*over, Popup(Text("stop.time_over"), alert=True)]
+    if version is not None and version != match.version:
+        raise Refused("err.stale")
+    if isinstance(action, AIMove):
+        effects = _ai_move(match, action, now)
+    else:
+        if actor is None:
+            raise Refused("err.not_a_player")
+        effects = _human(match, actor, action, now, place, timeouts)
+    if not isinstance(action, Cursor):
+        match.updated = now
+    return effects
+
+
+def _human(
+    match: Match, actor: Actor, action: Action, now: float, place: int | None, timeouts: Timeouts
+) -> list[Effect]:
+    match action:
+        case Join():
+            return lobby.join(match, actor, now)
+        case Leave():
+            return lobby.leave(match, actor, now)
+        case Start():
+            return lobby.start_early(match, actor, now)
+        case AddBot(level=level):
+            return lobby.add_bot(match, actor, level, now)
+        case Cancel():
+            return lobby.cancel(match, actor, now)
+        case Play():
+            return _play(match, actor, action, now)
+        case Cursor(op=op):
+            return _cursor(match, actor, op, place)
+        case Resign(confirmed=confirmed):
+            return ending.resign(match, actor, confirmed, place, now)
+        case OfferDraw():
+            return ending.offer_draw(match, actor, now)
+        case AnswerDraw(accept=accept):
+            return ending.answer_draw(match, actor, accept, now)
+        case Stop():
+            return ending.stop(match, actor, now, timeouts.stop)
+        case Done():
+            return ending.done(match, actor, now)
+        case Ground():
+            return ending.ground(match, actor, now)
+        case ClaimTime():
+            return ending.claim_time(match, actor, now)
+    raise Refused("err.bad_button")
+
+
+def _need_active(match: Match) -> None:
+    if match.status == "lobby":
+        raise Refused("err.not_started")
+    if match.status == "finished":
+        raise Refused("err.finished")
+
+
+def _play(match: Match, actor: Actor, action: Play, now: float) -> list[Effect]:
+    _need_active(match)
+    seat = match.to_move
+    assert seat is not None
+    if seat.is_ai or seat.user != actor.user:
+        if match.seat_of(actor.user) is None:
+            raise Refused("err.not_a_player")
+        raise Refused("err.not_your_turn")
+    game = match.game
+    game_ui = ui.get(match.kind)
+    if action.code is not None:
+        move = game_ui.decode(match, action.code)
+    else:
+        move = _parse(game, action.text or "")
+    return _commit(match, move, now)
+
+
+def _parse(game: engine.Game[Any], text: str) -> Any:
+    try:
+        return game.parse_move(text.strip())
+    except engine.BadNotation as e:
+        raise Refused("err.bad_notation", text=text.strip()[:40], detail=e.reason) from e
+
+
+def illegal(match: Match, error: engine.IllegalMove) -> Refused:
+    """An engine refusal as a translated popup (``illegal.<kind>.<code>``)."""
+    params = {k: v for k, v in error.params.items() if isinstance(v, str | int | float)}
+    return Refused(f"illegal.{match.kind}.{error.code}", detail=error.reason, **params)
+
+
+def _commit(match: Match, move: Any, now: float) -> list[Effect]:
+    game = match.game
+    before = game.turn
+    try:
+        game.play(move)
+    except engine.IllegalMove as e:
+        raise illegal(match, e) from e
+    match.version += 1
+    if game.turn != before or game.over:
+        match.turn_since = now
+    ui.get(match.kind).after_move(match, move)
+    match.extra.pop("draw", None)
+    for place in match.places:
+        place.cursor.pop("menu", None)
+        place.cursor.pop("confirm", None)
+    if game.over:
+        return ending.finish(match, now, bump=False)
+    nxt = match.to_move
+    if nxt is not None and nxt.is_ai:
+        return [AITurn()]
+    return [Refresh()]
+
+
+def _ai_move(match: Match, action: AIMove, now: float) -> list[Effect]:
+    _need_active(match)
+    seat = match.to_move
+    if seat is None or not seat.is_ai or match.game.turn != action.seat:
+        raise Refused("err.stale")
+    return _commit(match, _parse(match.game, action.move), now)
+
+
+def _cursor(match: Match, actor: Actor, op: str, place: int | None) -> list[Effect]:
+    _need_active(match)
+    if place is None or not 0 <= place < len(match.places):
+        raise Refused("err.bad_button")
+    if match.seat_of(actor.user) is None:
+        raise Refused("err.not_a_player")
+    cursor = match.places[place].cursor
+    if op == "menu":
+        cursor["menu"] = 1
+        cursor.pop("confirm", None)
+    elif op == "back":
+        cursor.pop("menu", None)
+        cursor.pop("confirm", None)
+    else:
+        ui.get(match.kind).cursor(match, match.places[place], op)
+    return [Refresh(places=(place,), picture=False)]

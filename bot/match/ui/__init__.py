@@ -1,0 +1,59 @@
+"""Per-game move input: the keyboard each place shows, button codes → moves, cursor steps.
+
+Every game provides the same small surface (:class:`GameUI`), so the match layer and the
+Telegram adapter never branch on the game kind.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.i18n import Text
+from bot.match.model import Match, Place
+
+
+@dataclass(frozen=True)
+class Button:
+    """An inline button: ``text`` literal or translated, ``data`` the callback string."""
+
+    text: str | Text
+    data: str
+
+
+Keyboard = list[list[Button]]
+
+
+class GameUI(Protocol):
+    def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
+        """The move buttons (and navigation) of this place's keyboard."""
+
+    def decode(self, match: Match, code: str) -> Any:
+        """A button's move code → the engine move (raise Refused for a malformed code)."""
+
+    def cursor(self, match: Match, place: Place, op: str) -> None:
+        """Apply a keyboard-only step to ``place.cursor`` (raise Refused if it makes no sense)."""
+
+    def after_move(self, match: Match, move: Any) -> None:
+        """Adjust the places' cursors after a move (e.g. keep the last move in the window)."""
+
+    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
+        """Extra view options for the renderer for this place (preview, window outline…)."""
+
+
+class CallbackMaker(Protocol):
+    def __call__(self, op: str, arg: str = "") -> str: ...
+
+
+_REGISTRY: dict[str, GameUI] = {}
+
+
+def register(kind: str, ui: GameUI) -> None:
+    _REGISTRY[kind] = ui
+
+
+def get(kind: str) -> GameUI:
+    if kind not in _REGISTRY:
+        importlib.import_module(f"bot.match.ui.{kind}")  # the module registers itself
+    return _REGISTRY[kind]

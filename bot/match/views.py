@@ -1,0 +1,192 @@
+"""What each place shows: the caption (HTML), the keyboard, and the picture's view options."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import Text, t
+from bot.match import clocks, ui
+from bot.match.callback import maker
+from bot.match.model import Match, Place, Seat
+from bot.match.ui import Button, Keyboard
+
+# One marker per seat, the same hues as the pictures (Okabe–Ito: safe for colour-blind eyes).
+MARKS = ("🟠", "🔵", "🟢", "🟣")
+CAPTION_LIMIT = 1024
+
+
+@dataclass(frozen=True)
+class PlaceView:
+    caption: str
+    keyboard: Keyboard
+    picture: dict[str, Any]
+
+
+def seat_name(seat: Seat, lang: str) -> str:
+    if seat.is_ai:
+        return t(lang, Text("bot.name", level=Text(f"level.{seat.level}")))
+    return seat.name
+
+
+def _mention(seat: Seat, lang: str, link: bool) -> str:
+    name = html.escape(seat_name(seat, lang))
+    if link and seat.user is not None and not seat.is_ai:
+        return f'<a href="tg://user?id={seat.user}">{name}</a>'
+    return f"<b>{name}</b>"
+
+
+def title(match: Match, lang: str) -> str:
+    o = match.options
+    game: Any = match.game
+    if match.kind == "dots":
+        size = f"{game.width}×{game.height}"
+    elif match.kind == "boxes":
+        size = t(lang, f"shape.{game.shape}") if game.shape else f"{game.rows}×{game.cols}"
+    else:
+        size = t(lang, "sprouts.spots", n=o.get("spots", "?"))
+        if o.get("misere"):
+            size += " · " + t(lang, "sprouts.misere")
+    return f"{t(lang, f'game.{match.kind}')} · {size}"
+
+
+def caption(match: Match, place: Place) -> str:
+    lang = place.lang
+    lines = [f"<b>{html.escape(title(match, lang))}</b>"]
+    if match.status == "lobby":
+        lines.append(t(lang, "lobby.waiting", n=len(match.seats), total=match.players))
+        lines += [f"{MARKS[i]} {_mention(s, lang, False)}" for i, s in enumerate(match.seats)]
+        return _fit(lines)
+    game = match.game
+    scores = game.scores
+    for i, s in enumerate(match.seats):
+        turn = match.status == "active" and game.turn == i
+        pointer = "▶ " if turn else ""
+        lines.append(f"{pointer}{MARKS[i]} {_mention(s, lang, False)} — {scores[i]}")
+    if game.moves:
+        last = html.escape(game.format_move(game.moves[-1]))
+        lines.append(t(lang, "caption.last", n=game.ply, move=last))
+    lines += _status_lines(match, lang)
+    if match.status == "active":
+        seat = match.seats[game.turn]
+        lines.append(t(lang, "caption.to_move", who=_mention(seat, lang, place.group)))
+    elif match.extra.get("cancelled"):
+        lines.append(t(lang, "caption.cancelled"))
+    else:
+        lines.append(result_line(match, lang))
+    return _fit(lines)
+
+
+def _status_lines(match: Match, lang: str) -> list[str]:
+    """Draw offers, STOP and clocks: what the players must know besides the score."""
+    if match.status != "active":
+        return []
+    game: Any = match.game
+    lines = []
+    offer = match.extra.get("draw")
+    if offer:
+        names = ", ".join(html.escape(seat_name(match.seats[i], lang)) for i in offer)
+        lines.append(t(lang, "caption.draw_offered", who=names))
+    if match.kind == "dots" and game.stopped_by is not None:
+        who = html.escape(seat_name(match.seats[game.stopped_by], lang))
+        lines.append(t(lang, "caption.stopped", who=who))
+    seconds = clocks.per_move(match)
+    if seconds:
+        label = t(lang, clocks.label(seconds))
+        if match.extra.get("expired") == match.turn_since:
+            lines.append(t(lang, "caption.clock_out", clock=label))
+        else:
+            lines.append(t(lang, "caption.clock", clock=label))
+    return lines
+
+
+def result_line(match: Match, lang: str) -> str:
+    res = match.game.result
+    if res is None:
+        return t(lang, "caption.cancelled")
+    how = t(lang, f"end.{res.reason}")
+    if res.winner is None:
+        return t(lang, "result.draw", how=how)
+    who = html.escape(seat_name(match.seats[res.winner], lang))
+    return t(lang, "result.win", who=who, how=how)
+
+
+def _fit(lines: list[str]) -> str:
+    text = "\n".join(lines)
+    if len(text) > CAPTION_LIMIT:  # names are capped, so this only guards odd cases
+        text = text[: CAPTION_LIMIT - 1] + "…"
+    return text
+
+
+def keyboard(match: Match, place_index: int) -> Keyboard:
+    place = match.places[place_index]
+    cb = maker(match.id, match.version)
+    lang = place.lang
+    if match.status == "lobby":
+        rows: Keyboard = [
+            [Button(Text("btn.join"), cb("j")), Button(Text("btn.leave"), cb("l"))],
+            [Button(Text("btn.vs_bot"), cb("b", "medium"))],
+        ]
+        if match.kind == "boxes" and match.players > 2:
+            rows.append([Button(Text("btn.start_now"), cb("s"))])
+        rows.append([Button(Text("btn.cancel"), cb("x"))])
+        return _translate(rows, lang)
+    if match.status == "active":
+        return _translate(_active_rows(match, place, cb), lang)
+    if match.extra.get("cancelled"):
+        return []
+    return _translate(
+        [[Button(Text("btn.rematch"), cb("a", "x")), Button(Text("btn.record"), cb("a", "c"))]],
+        lang,
+    )
+
+
+def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
+    game: Any = match.game
+    confirm = place.cursor.get("confirm")
+    if confirm and confirm[0] == "resign":
+        return [
+            [Button(Text("btn.resign_yes"), cb("a", "R"))],
+            [Button(Text("btn.back"), cb("c", "back"))],
+        ]
+    if place.cursor.get("menu"):
+        rows: Keyboard = [[Button(Text("btn.resign"), cb("a", "r"))]]
+        if match.extra.get("draw") is None:
+            rows.append([Button(Text("btn.offer_draw"), cb("a", "d"))])
+        if match.kind == "dots" and game.stopped_by is None:
+            rows.append([Button(Text("btn.stop"), cb("a", "s"))])
+        if match.kind == "dots" and game.grounding:
+            rows.append([Button(Text("btn.ground"), cb("a", "g"))])
+        rows.append([Button(Text("btn.back"), cb("c", "back"))])
+        return rows
+    rows = []
+    if match.extra.get("draw") is not None:
+        rows.append(
+            [
+                Button(Text("btn.accept_draw"), cb("a", "y")),
+                Button(Text("btn.decline_draw"), cb("a", "n")),
+            ]
+        )
+    if match.extra.get("expired") == match.turn_since and clocks.deadline(match) is not None:
+        rows.append([Button(Text("btn.claim_time"), cb("a", "t"))])
+    if match.kind == "dots" and game.stopped_by is not None:
+        rows.append([Button(Text("btn.done"), cb("a", "f"))])
+    rows += ui.get(match.kind).move_rows(match, place, cb)
+    rows.append([Button(Text("btn.more"), cb("c", "menu"))])
+    return rows
+
+
+def _translate(rows: Keyboard, lang: str) -> Keyboard:
+    return [
+        [Button(t(lang, b.text) if isinstance(b.text, Text) else b.text, b.data) for b in row]
+        for row in rows
+    ]
+
+
+def place_view(match: Match, place_index: int) -> PlaceView:
+    place = match.places[place_index]
+    picture: dict[str, Any] = {"lang": place.lang}
+    if match.status == "active":
+        picture.update(ui.get(match.kind).picture_view(match, place))
+    return PlaceView(caption(match, place), keyboard(match, place_index), picture)

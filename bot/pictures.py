@@ -1,0 +1,29 @@
+"""Board pictures for a match: the render package draws, the bot adds who sits where."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import render
+from bot.i18n import t
+from bot.match.model import Match
+from bot.match.views import seat_name, title
+
+
+def _view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
+    lang = view.get("lang", match.lang)
+    full = dict(view)
+    full.setdefault("title", title(match, lang))
+    full.setdefault("players", [seat_name(s, lang) for s in match.seats])
+    if match.status == "lobby":
+        full.setdefault("status", t(lang, "lobby.picture"))
+    return full
+
+
+def board_png(match: Match, view: dict[str, Any]) -> bytes:
+    return render.board_png(match.game, _view(match, view))
+
+
+def replay_gif(match: Match) -> bytes:
+    """The whole game as an animation (heavy: run it off the event loop)."""
+    return render.replay(match.game, view=_view(match, {"lang": match.lang}))

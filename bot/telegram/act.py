@@ -1,0 +1,432 @@
+"""The path of one action: storage.update(apply) → effects → Bot API calls.
+
+Pictures always show the latest stored state: a refresh re-reads the match and skips places
+whose caption, keyboard and picture are already shown, so a burst of taps coalesces into the
+edits that are still needed ("latest wins") instead of queueing every frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Bot, CallbackQuery, InputMediaPhoto
+from telegram.constants import ChatAction, ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+
+import storage
+from bot import pictures
+from bot.i18n import t
+from bot.match import clocks, records, turns, views
+from bot.match.actions import Action, Actor, AIMove, Refused
+from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
+from bot.match.model import BadMatchRecord, Match
+from bot.telegram.ai_pool import TIME_LIMITS
+from bot.telegram.keyboards import markup
+from bot.telegram.services import Services
+
+log = logging.getLogger(__name__)
+
+
+def ai_lease(svc: Services) -> float:
+    """How long one AI turn may hold its lease before another process may take over."""
+    return 5.0 + 4 * max(TIME_LIMITS.values()) * svc.ai.time_scale
+
+
+@dataclass
+class Outcome:
+    match: Match | None = None
+    effects: list[Effect] = field(default_factory=list)
+    refused: Refused | None = None
+
+
+def load(record: dict[str, Any], svc: Services | None = None) -> Match:
+    """A match from its record, with its live game from the cache when we have it."""
+    match = Match.from_json(record)
+    if svc is not None and match.state is not None:
+        game = svc.games.get(match.id, match.version)
+        if game is not None:
+            match.attach(game)
+    return match
+
+
+def remember(svc: Services, match: Match) -> None:
+    if match.has_game:
+        svc.games.put(match.id, match.version, match.game)
+
+
+async def act(
+    svc: Services,
+    match_id: str,
+    actor: Actor | None,
+    action: Action,
+    *,
+    version: int | None = None,
+    place: int | None = None,
+) -> Outcome:
+    """Apply an action atomically; a refusal changes nothing and is returned, not raised."""
+    box: dict[str, Any] = {}
+
+    def fn(record: dict[str, Any]) -> dict[str, Any]:
+        match = load(record, svc)
+        effects = turns.apply(match, actor, action, now=svc.clock(), version=version, place=place)
+        box["match"], box["effects"] = match, effects
+        return match.to_json()
+
+    try:
+        await svc.store.matches.update(match_id, fn)
+    except Refused as r:
+        return Outcome(refused=r)
+    except storage.MatchNotFound:
+        return Outcome(refused=Refused("err.no_match"))
+    except (storage.CorruptRecord, storage.UnknownVersion, BadMatchRecord) as e:
+        log.error("match %s cannot be read: %s", match_id, e)
+        return Outcome(refused=Refused("err.broken_match", alert=True))
+    remember(svc, box["match"])
+    return Outcome(box["match"], box["effects"])
+
+
+async def answer(query: CallbackQuery | None, lang: str, outcome: Outcome) -> None:
+    """Every callback query gets exactly one answer: the refusal, a popup, or a silent ack."""
+    if query is None:
+        return
+    text, alert = None, False
+    if outcome.refused is not None:
+        text, alert = t(lang, outcome.refused.text), outcome.refused.alert
+    else:
+        for e in outcome.effects:
+            if isinstance(e, Popup):
+                text, alert = t(lang, e.text), e.alert
+    try:
+        await query.answer(text[:200] if text else None, show_alert=alert)
+    except TelegramError as e:  # too old, already answered: nothing to repair
+        log.debug("answerCallbackQuery failed: %s", e)
+
+
+async def perform(svc: Services, bot: Bot, outcome: Outcome) -> None:
+    match = outcome.match
+    if match is None:
+        return
+    if any(not isinstance(e, Popup) for e in outcome.effects):
+        await schedule_tick(svc, match)
+    for effect in outcome.effects:
+        if isinstance(effect, Refresh):
+            await refresh(svc, bot, match.id, effect.places)
+        elif isinstance(effect, Say):
+            await _say(bot, effect, match)
+        elif isinstance(effect, Notify):
+            await _notify(svc, bot, effect, match)
+        elif isinstance(effect, AITurn):
+            start_ai(svc, bot, match.id)
+        elif isinstance(effect, Finished):
+            await finished(svc, bot, match.id)
+
+
+async def schedule_tick(svc: Services, match: Match) -> None:
+    """Keep the match's one clock deadline in Redis where the match layer says it is."""
+    when = clocks.next_tick(match, svc.timeouts)
+    try:
+        if when is None:
+            await svc.store.deadlines.cancel(match.id, kind="tick")
+        else:
+            await svc.store.deadlines.schedule(match.id, when, kind="tick")
+    except storage.StorageError as e:
+        log.warning("deadline for match %s not kept: %s", match.id, e)
+
+
+async def _notify(svc: Services, bot: Bot, effect: Notify, match: Match) -> None:
+    """A private message when the player has a chat with the bot, else a mention in the
+    match's chat (one short message, never a flood)."""
+    prefs = await svc.store.users.get(effect.user)
+    lang = prefs.get("language") or match.lang
+    text = t(lang, effect.text)
+    try:
+        await bot.send_message(effect.user, text, parse_mode=ParseMode.HTML)
+        return
+    except (Forbidden, BadRequest):
+        pass
+    except TelegramError as e:
+        log.info("notification to %s failed: %s", effect.user, e)
+        return
+    if match.chat is not None and match.chat != effect.user:
+        seat = match.seat_of(effect.user)
+        name = html.escape(match.seats[seat].name) if seat is not None else ""
+        mention = f'<a href="tg://user?id={effect.user}">{name}</a>'
+        try:
+            await bot.send_message(match.chat, f"{mention}: {text}", parse_mode=ParseMode.HTML)
+        except TelegramError as e:
+            log.info("notification in chat %s failed: %s", match.chat, e)
+
+
+async def _say(bot: Bot, effect: Say, match: Match) -> None:
+    lang = next((p.lang for p in match.places if p.chat == effect.chat), match.lang)
+    try:
+        await bot.send_message(effect.chat, t(lang, effect.text), parse_mode=ParseMode.HTML)
+    except TelegramError as e:
+        log.info("message to %s failed: %s", effect.chat, e)
+
+
+# -- showing a match ---------------------------------------------------------------------
+
+_locks: dict[str, asyncio.Lock] = {}
+
+
+def _lock(match_id: str) -> asyncio.Lock:
+    lock = _locks.get(match_id)
+    if lock is None:
+        if len(_locks) > 10_000:
+            _locks.clear()
+        lock = _locks[match_id] = asyncio.Lock()
+    return lock
+
+
+async def refresh(
+    svc: Services, bot: Bot, match_id: str, places: tuple[int, ...] | None = None
+) -> None:
+    """Bring the given places (all by default) up to the latest stored state."""
+    async with _lock(match_id):
+        record = await svc.store.matches.get(match_id)
+        if record is None:
+            return
+        try:
+            match = load(record, svc)
+        except BadMatchRecord as e:
+            log.error("match %s cannot be shown: %s", match_id, e)
+            return
+        indexes = range(len(match.places)) if places is None else places
+        for i in indexes:
+            if 0 <= i < len(match.places):
+                await _show(svc, bot, match, i)
+
+
+async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
+    place = match.places[i]
+    view = views.place_view(match, i)
+    picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
+    keys = tuple(b.data for row in view.keyboard for b in row)
+    shown_key = (match.id, i)
+    before = svc.shown.get(shown_key)
+    now = (picture_key, view.caption, keys)
+    if before == now:
+        return
+    reply_markup = markup(view.keyboard, place.lang)
+    target: dict[str, Any] = (
+        {"inline_message_id": place.inline}
+        if place.inline
+        else {"chat_id": place.chat, "message_id": place.msg}
+    )
+    try:
+        if place.msg is None and place.inline is None:
+            if place.chat is None:
+                return
+            png = _picture(svc, match, view.picture)
+            sent = await bot.send_photo(
+                place.chat,
+                png,
+                caption=view.caption,
+                parse_mode=ParseMode.HTML,
+                reply_markup=reply_markup,
+            )
+            await _remember_message(svc, match.id, i, sent.message_id)
+        elif before is None or before[0] != picture_key:
+            png = _picture(svc, match, view.picture)
+            media = InputMediaPhoto(png, caption=view.caption, parse_mode=ParseMode.HTML)
+            await bot.edit_message_media(media=media, reply_markup=reply_markup, **target)
+        elif before[1] != view.caption:
+            await bot.edit_message_caption(
+                caption=view.caption,
+                parse_mode=ParseMode.HTML,
+                reply_markup=reply_markup,
+                **target,
+            )
+        else:
+            await bot.edit_message_reply_markup(reply_markup=reply_markup, **target)
+    except BadRequest as e:
+        text = str(e).lower()
+        if "not modified" in text:
+            pass
+        elif "not found" in text or "message_id_invalid" in text or "can't be edited" in text:
+            # The board message was deleted: show the board again as a new message.
+            if place.chat is not None and place.inline is None:
+                svc.shown.pop(shown_key, None)
+                place.msg = None
+                await _show(svc, bot, match, i)
+            return
+        else:
+            log.warning("showing match %s place %d failed: %s", match.id, i, e)
+            return
+    except ChatMigrated as e:
+        await _migrate(svc, match.id, i, e.new_chat_id)
+        place.chat, place.msg = e.new_chat_id, None
+        await _show(svc, bot, match, i)
+        return
+    except Forbidden as e:
+        log.info("match %s place %d unreachable: %s", match.id, i, e)
+        return
+    svc.shown[shown_key] = now
+
+
+def _picture(svc: Services, match: Match, view: dict[str, Any]) -> bytes:
+    key = (match.id, match.version, match.status, json.dumps(view, sort_keys=True))
+    png = svc.pictures.get(key)
+    if png is None:
+        png = pictures.board_png(match, view)
+        svc.pictures.put(key, png)
+    return png
+
+
+async def _remember_message(svc: Services, match_id: str, i: int, message_id: int) -> None:
+    def fn(record: dict[str, Any]) -> dict[str, Any]:
+        match = load(record)
+        match.places[i].msg = message_id
+        return match.to_json()
+
+    await svc.store.matches.update(match_id, fn)
+
+
+async def _migrate(svc: Services, match_id: str, i: int, chat: int) -> None:
+    def fn(record: dict[str, Any]) -> dict[str, Any]:
+        match = load(record)
+        match.places[i].chat, match.places[i].msg = chat, None
+        return match.to_json()
+
+    await svc.store.matches.update(match_id, fn)
+
+
+# -- the bot's own moves -------------------------------------------------------------------
+
+
+def start_ai(svc: Services, bot: Bot, match_id: str) -> None:
+    svc.spawn(ai_turn(svc, bot, match_id))
+
+
+async def kick_ai(svc: Services, bot: Bot, match_id: str) -> None:
+    """The lazy check on any tap: if the bot should be moving here, make sure it is."""
+    record = await svc.store.matches.get(match_id)
+    if record is None:
+        return
+    seat = load(record, svc).to_move
+    if seat is not None and seat.is_ai:
+        start_ai(svc, bot, match_id)
+
+
+async def ai_turn(svc: Services, bot: Bot, match_id: str) -> None:
+    """Play the bot's moves until a human is to move, then show the board once.
+
+    A lease makes one process (and one task) do it; if this process dies the lease expires
+    and the watchdog deadline lets another pick the match up.
+    """
+    try:
+        async with svc.store.lease(f"ai:{match_id}", ttl=ai_lease(svc)) as lease:
+            await _ai_moves(svc, bot, match_id, lease)
+    except storage.LeaseBusy:
+        return
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("AI turn for match %s failed", match_id)
+        await svc.store.deadlines.schedule(match_id, svc.clock() + 10, kind="ai")
+
+
+async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease) -> None:
+    finished_now = False
+    while True:
+        record = await svc.store.matches.get(match_id)
+        if record is None:
+            return
+        match = load(record, svc)
+        seat = match.to_move
+        if seat is None or not seat.is_ai:
+            break
+        # If this process dies now, the watchdog of any replica resumes the turn.
+        await svc.store.deadlines.schedule(match_id, svc.clock() + ai_lease(svc), kind="ai")
+        for chat in match.chats():
+            with contextlib.suppress(TelegramError):
+                await bot.send_chat_action(chat, ChatAction.TYPING)
+        assert seat.level is not None
+        move, _spent = await svc.ai.choose(match.game.to_json(), seat.level, seed=match.version)
+        await lease.renew(ai_lease(svc))
+        outcome = await act(
+            svc, match_id, None, AIMove(match.game.turn, move), version=match.version
+        )
+        if outcome.refused is not None:
+            continue  # someone else changed the match meanwhile: look again
+        if any(isinstance(e, Finished) for e in outcome.effects):
+            finished_now = True
+            break
+    await svc.store.deadlines.cancel(match_id, kind="ai")
+    await refresh(svc, bot, match_id)
+    if finished_now:
+        await finished(svc, bot, match_id)
+
+
+async def finished(svc: Services, bot: Bot, match_id: str) -> None:
+    """The end of a match: ratings and stats exactly once (storage is idempotent by match
+    id, so a retried ending counts once), the replay animation and the move record."""
+    record = await svc.store.matches.get(match_id)
+    if record is None:
+        return
+    match = load(record, svc)
+    result = match.game.result
+    if match.status != "finished" or result is None:
+        return
+    seats: list[int | storage.AiSeat] = [
+        storage.AiSeat(s.level) if s.is_ai and s.level else int(s.user or 0) for s in match.seats
+    ]
+    try:
+        outcome = await svc.store.ratings.record(
+            match.id, match.kind, seats, _ranks(match), chat_id=match.chat
+        )
+    except storage.StorageError as e:
+        log.warning("ratings for match %s not recorded: %s", match.id, e)
+        return
+    if outcome.repeated:
+        return  # another process (or an earlier try) already sent the ending
+    for chat in match.chats():
+        await svc.store.chats.patch(chat, {"last_match": match.id})
+    await send_ending(svc, bot, match)
+
+
+async def send_ending(svc: Services, bot: Bot, match: Match) -> None:
+    """Each chat that showed the match gets the replay (captioned with the result) and the
+    move record as a file."""
+    try:
+        gif = await asyncio.to_thread(pictures.replay_gif, match)
+    except Exception:
+        log.exception("replay of match %s failed", match.id)
+        gif = None
+    name, data = records.record_file(match)
+    for place in match.places:
+        if place.chat is None:
+            continue
+        caption = views.result_line(match, place.lang)
+        try:
+            if gif is not None:
+                await bot.send_animation(
+                    place.chat,
+                    gif,
+                    caption=caption,
+                    parse_mode=ParseMode.HTML,
+                    filename=f"tetrad-{match.id}.gif",
+                )
+            await bot.send_document(
+                place.chat, data, filename=name, caption=t(place.lang, "end.record_caption")
+            )
+        except TelegramError as e:
+            log.info("ending of match %s not sent to %s: %s", match.id, place.chat, e)
+
+
+def _ranks(match: Match) -> list[int]:
+    result = match.game.result
+    assert result is not None
+    n = len(match.seats)
+    if result.reason in ("resign", "time") and result.loser is not None and n == 2:
+        return [1 if i == result.loser else 0 for i in range(n)]
+    # Rank by score: 0 for the best; equal scores share a rank.
+    order = sorted(set(result.scores), reverse=True)
+    return [order.index(s) for s in result.scores]

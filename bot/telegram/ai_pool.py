@@ -1,0 +1,61 @@
+"""The bot's moves are computed in worker processes, never on the event loop.
+
+Engine games cross the process boundary as their JSON records; the worker answers with the
+move in the game's notation, which the match layer parses back like a typed move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import engine
+
+# Seconds per move by level (the engines scale down further on small boards).
+TIME_LIMITS = {"easy": 0.3, "medium": 0.8, "hard": 1.5}
+
+
+def think(
+    state: dict[str, Any], level: str, seed: int | None, time_scale: float = 1.0
+) -> tuple[str, float]:
+    """Worker entry point: the chosen move in notation, and the seconds spent."""
+    started = time.perf_counter()
+    game = engine.load(state)
+    ai = importlib.import_module(f"engine.{game.kind}.ai")
+    limit = TIME_LIMITS.get(level, 1.0) * time_scale
+    move = ai.choose_move(game, level=level, seed=seed, time_limit=limit)
+    return game.format_move(move), time.perf_counter() - started
+
+
+class AIPool:
+    """A small process pool shared by every match of this bot process."""
+
+    def __init__(self, workers: int | None = None, time_scale: float = 1.0) -> None:
+        self.workers = workers or max(1, min(2, os.cpu_count() or 1))
+        self.time_scale = time_scale
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # "spawn": the bot's threads and event loop must not be forked into workers.
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        return self._pool
+
+    async def choose(
+        self, state: dict[str, Any], level: str, seed: int | None = None
+    ) -> tuple[str, float]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor(), think, state, level, seed, self.time_scale
+        )
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,392 @@
+"""Exact two-player values: alpha-beta over drawn-line sets with a transposition table.
+
+The value of a position is the best net score for the player to move: the boxes they will
+still win minus the boxes the other player will win, with perfect play from here. It does not
+depend on the score so far, so the table is keyed on the drawn lines alone (reduced by the
+board's symmetries). The search only looks at moves that can be best:
+
+- a *free* box (its fourth side borders the edge, a hole, or another box it completes too,
+  so drawing it changes nothing else) is taken at once: holding it back only lets the
+  opponent take it (proof: the box behaves as a token that can be cashed at any time);
+- a box whose capture leaves another box capturable (a chain being eaten) is either taken or
+  declined by drawing the far side of the next box (the "all but two" hand-back); every other
+  move is no better than taking it;
+- when every open box has exactly two sides drawn (only chains and loops are left, every move
+  opens one), the value comes from a small recursion over the multiset of chain and loop
+  lengths (all or all-but-two / all-but-four), exact and independent of the board.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+from engine.boxes.board import Board, board_for
+from engine.boxes.tables import lookup as table_lookup
+
+DEFAULT_TIME_LIMIT = 10.0
+
+
+class OutOfBudget(Exception):
+    """The search ran past its node or time budget."""
+
+
+@lru_cache(maxsize=200_000)
+def loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
+    """Net score for the player who must open one of these chains/loops (lengths sorted)."""
+    if not chains and not loops:
+        return 0
+    best = -(10**9)
+    for i, n in enumerate(chains):
+        if i and chains[i - 1] == n:
+            continue
+        rest = loony_value(chains[:i] + chains[i + 1 :], loops)
+        # A single box, or a pair opened in the middle: the opponent takes all. A long chain:
+        # the opponent takes all, or all but two and hands two back to keep control.
+        v = -(n + rest) if n <= 2 else -max(n + rest, n - 4 - rest)
+        best = max(best, v)
+    for i, n in enumerate(loops):
+        if i and loops[i - 1] == n:
+            continue
+        rest = loony_value(chains, loops[:i] + loops[i + 1 :])
+        v = -max(n + rest, n - 8 - rest)  # all, or all but four (two pairs handed back)
+        best = max(best, v)
+    return best
+
+
+class Searcher:
+    """Alpha-beta search on one board; the table persists across calls on the same board."""
+
+    def __init__(self, board: Board, tt: dict[int, tuple[int, int]] | None = None) -> None:
+        self.board = board
+        self.tt: dict[int, tuple[int, int]] = {} if tt is None else tt
+        self.line_boxes = board.line_boxes
+        self.box_lines = board.box_lines
+        self.lines = board.lines
+        self.boxes = board.boxes
+        self.nodes = 0
+        self.node_limit: int | None = None
+        self.deadline: float | None = None
+        self.drawn = 0
+        self.sides = [0] * (board.rows * board.cols)
+        self.three: set[int] = set()
+
+    def set_position(self, drawn: int) -> None:
+        self.drawn = drawn
+        sides = [0] * (self.board.rows * self.board.cols)
+        for n in self.lines:
+            if drawn >> n & 1:
+                for b in self.line_boxes[n]:
+                    sides[b] += 1
+        self.sides = sides
+        self.three = {b for b in self.boxes if sides[b] == 3}
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def draw(self, n: int) -> int:
+        self.drawn |= 1 << n
+        done = 0
+        sides, three = self.sides, self.three
+        for b in self.line_boxes[n]:
+            s = sides[b] = sides[b] + 1
+            if s == 3:
+                three.add(b)
+            elif s == 4:
+                three.discard(b)
+                done += 1
+        return done
+
+    def undraw(self, n: int) -> None:
+        self.drawn &= ~(1 << n)
+        sides, three = self.sides, self.three
+        for b in self.line_boxes[n]:
+            s = sides[b] = sides[b] - 1
+            if s == 3:
+                three.add(b)
+            elif s == 2:
+                three.discard(b)
+
+    def open_side(self, b: int) -> int:
+        """The one undrawn side of a box with three sides drawn."""
+        drawn = self.drawn
+        for n in self.box_lines[b]:
+            if not drawn >> n & 1:
+                return n
+        raise AssertionError("box has no open side")
+
+    def free_capture(self) -> int | None:
+        """A line that completes boxes and touches no box with two sides, if any."""
+        sides, line_boxes = self.sides, self.line_boxes
+        for b in self.three:
+            n = self.open_side(b)
+            bs = line_boxes[n]
+            if len(bs) == 1 or sides[bs[0] if bs[1] == b else bs[1]] != 2:
+                return n
+        return None
+
+    def candidates(self) -> list[int] | None:
+        """The moves worth searching, best-first; None when only chains and loops remain.
+        Call with no free capture on the board."""
+        drawn, sides, line_boxes = self.drawn, self.sides, self.line_boxes
+        if self.three:
+            captures: list[int] = []
+            declines: list[int] = []
+            for b in self.three:
+                n = self.open_side(b)
+                captures.append(n)
+                bs = line_boxes[n]
+                nxt = bs[0] if bs[1] == b else bs[1]
+                for m in self.box_lines[nxt]:
+                    if m != n and not drawn >> m & 1:
+                        declines.append(m)
+            return captures + [m for m in declines if m not in captures]
+        safe: list[tuple[int, int]] = []
+        sacrifices: list[tuple[int, int]] = []
+        rest = self.board.full & ~drawn
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            n = low.bit_length() - 1
+            bs = line_boxes[n]
+            twos = (sides[bs[0]] == 2) + (len(bs) == 2 and sides[bs[1]] == 2)
+            if twos:
+                sacrifices.append((twos, n))
+            else:
+                safe.append((sum(sides[b] for b in bs) + 2 * (len(bs) == 1), n))
+        if not safe and all(sides[b] == 2 or sides[b] == 4 for b in self.boxes):
+            return None
+        safe.sort()
+        sacrifices.sort()
+        return [n for _, n in safe] + [n for _, n in sacrifices]
+
+    def open_components(self) -> list[tuple[list[int], dict[int, int]]]:
+        """The open boxes split into groups joined by undrawn lines: each group's boxes and
+        its undrawn lines (line -> how many of the group's boxes it borders)."""
+        drawn, sides = self.drawn, self.sides
+        line_boxes, box_lines = self.line_boxes, self.box_lines
+        seen: set[int] = set()
+        out: list[tuple[list[int], dict[int, int]]] = []
+        for start in self.boxes:
+            if sides[start] == 4 or start in seen:
+                continue
+            seen.add(start)
+            stack = [start]
+            comp: list[int] = []
+            lines: dict[int, int] = {}
+            while stack:
+                b = stack.pop()
+                comp.append(b)
+                for n in box_lines[b]:
+                    if drawn >> n & 1:
+                        continue
+                    lines[n] = lines.get(n, 0) + 1
+                    for o in line_boxes[n]:
+                        if o not in seen:
+                            seen.add(o)
+                            stack.append(o)
+            out.append((comp, lines))
+        return out
+
+    def components(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Chain and loop lengths when every open box has exactly two sides drawn (a group
+        with as many lines as boxes is a loop; one more line makes it a chain)."""
+        chains: list[int] = []
+        loops: list[int] = []
+        for comp, lines in self.open_components():
+            (chains if len(lines) > len(comp) else loops).append(len(comp))
+        return tuple(sorted(chains)), tuple(sorted(loops))
+
+    # -- search -----------------------------------------------------------------------------
+
+    def search(self, alpha: int, beta: int) -> int:
+        """Value of the current position for the player to move (fail-soft alpha-beta)."""
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise OutOfBudget
+        if self.deadline is not None and not self.nodes & 1023 and time.monotonic() > self.deadline:
+            raise OutOfBudget
+        if self.three:
+            n = self.free_capture()
+            if n is not None:
+                k = self.draw(n)
+                try:
+                    return k + self.search(alpha - k, beta - k)
+                finally:
+                    self.undraw(n)
+        return self._search_settled(alpha, beta)
+
+    def _search_settled(self, alpha: int, beta: int) -> int:
+        drawn = self.drawn
+        if drawn == self.board.full:
+            return 0
+        key = self.board.canonical(drawn)
+        entry = self.tt.get(key)
+        if entry is not None:
+            lo, hi = entry
+            if lo == hi or lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+        else:
+            lo, hi = -999, 999
+        moves = self.candidates()
+        if moves is None:
+            v = loony_value(*self.components())
+            self.tt[key] = (v, v)
+            return v
+        alpha0 = alpha
+        best = -999
+        for n in moves:
+            k = self.draw(n)
+            try:
+                v = k + self.search(alpha - k, beta - k) if k else -self.search(-beta, -alpha)
+            finally:
+                self.undraw(n)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        if best <= alpha0:
+            hi = min(hi, best)
+        elif best >= beta:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        self.tt[key] = (lo, hi)
+        return best
+
+    def value(self, guess: int = 0) -> int:
+        """Exact value by MTD(f): null-window searches closing in on the value from a guess
+        (narrow windows cut far more than one wide search; the table keeps the work)."""
+        lo, hi = -999, 999
+        g = guess
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = self.search(beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return g
+
+    def move_values(self, moves: list[int] | None = None) -> dict[int, int]:
+        """Exact value (for the player to move now) of each given line, default every line."""
+        if moves is None:
+            moves = [n for n in self.lines if not self.drawn >> n & 1]
+        out: dict[int, int] = {}
+        for n in moves:
+            k = self.draw(n)
+            try:
+                out[n] = k + self.value() if k else -self.value()
+            finally:
+                self.undraw(n)
+        return out
+
+    def best_lines(self) -> tuple[int, list[int]]:
+        """The position's value and the lines that achieve it among the moves worth trying
+        (a free capture, when there is one, is the only line returned)."""
+        n = self.free_capture()
+        if n is not None:
+            k = self.draw(n)
+            try:
+                return k + self.value(), [n]
+            finally:
+                self.undraw(n)
+        moves = self.candidates()
+        if moves is None:
+            moves = self.loony_openings()
+        best: int | None = None
+        bests: list[int] = []
+        for n in moves:
+            k = self.draw(n)
+            try:
+                if best is None:
+                    v = k + self.value() if k else -self.value()
+                else:  # a null-ish window: is this line as good as the best so far?
+                    v = self._child(k, best - 1, best + 1)
+                    if v > best:
+                        v = self._child(k, best, 999)
+            finally:
+                self.undraw(n)
+            if best is None or v > best:
+                best, bests = v, [n]
+            elif v == best:
+                bests.append(n)
+        assert best is not None
+        return best, bests
+
+    def _child(self, k: int, alpha: int, beta: int) -> int:
+        """Value of the line just drawn (it completed ``k`` boxes) for the player who drew it."""
+        if k:
+            return k + self.search(alpha - k, beta - k)
+        return -self.search(-beta, -alpha)
+
+    def loony_openings(self) -> list[int]:
+        """One opening line per distinct chain/loop: a chain's end (the middle of a pair), any
+        line of a loop. Opening elsewhere only gives the opponent more choice."""
+        out: list[int] = []
+        kinds: set[tuple[bool, int]] = set()
+        for comp, lines in self.open_components():
+            loop = len(lines) == len(comp)
+            if (loop, len(comp)) in kinds:
+                continue
+            kinds.add((loop, len(comp)))
+            inner = [n for n, touching in lines.items() if touching == 2]
+            ends = [n for n, touching in lines.items() if touching == 1]
+            out.append(inner[0] if (loop or len(comp) == 2) and inner else ends[0])
+        return out
+
+
+_TABLES: dict[tuple[str, ...], dict[int, tuple[int, int]]] = {}
+_TT_CAP = 2_000_000
+
+
+def searcher_for(board: Board) -> Searcher:
+    """A searcher whose table is kept per board for this process (reused across moves)."""
+    tt = _TABLES.get(board.mask)
+    if tt is None or len(tt) > _TT_CAP:
+        tt = _TABLES[board.mask] = {}
+    return Searcher(board, tt)
+
+
+def value(
+    game: object,
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    node_limit: int | None = None,
+    use_table: bool = True,
+) -> int | None:
+    """Exact best net score for the player to move (two players), or None when the search
+    cannot finish within ``time_limit`` seconds / ``node_limit`` nodes."""
+    board: Board = game.board  # type: ignore[attr-defined]
+    drawn: int = game.drawn_mask  # type: ignore[attr-defined]
+    if game.players != 2:  # type: ignore[attr-defined]
+        raise ValueError("exact values are defined for two players")
+    if drawn == board.full:
+        return 0
+    if use_table:
+        v = table_lookup(board, drawn)
+        if v is not None:
+            return v
+    s = searcher_for(board) if use_table else Searcher(board)
+    s.set_position(drawn)
+    s.node_limit = node_limit
+    s.deadline = None if time_limit is None else time.monotonic() + time_limit
+    try:
+        return s.value()
+    except OutOfBudget:
+        return None
+
+
+def value_of_rectangle(rows: int, cols: int, **kwargs: object) -> int | None:
+    """Value of the empty rows×cols board (first player's net score)."""
+    from engine.boxes.game import Game
+
+    return value(Game(rows, cols), **kwargs)  # type: ignore[arg-type]
+
+
+__all__ = ["OutOfBudget", "Searcher", "board_for", "loony_value", "searcher_for", "value"]

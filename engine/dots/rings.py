@@ -1,0 +1,380 @@
+"""The Dots board and its capture machinery: rings through a new dot, captured areas, bases.
+
+The board is a flat list with a one-cell frame of sentinels (index ``(y + 1) * S + x + 1``,
+``S = width + 2``), so neighbour steps never need bounds checks and nothing is ever enclosed
+with the frame inside it: edge dots cannot be captured.
+
+Only rings through the new dot can change anything, so each move traces the boundary of the
+faces next to it (Moore neighbour tracing over the player's live dots) and floods the inside
+of the rings it finds: the work is proportional to the rings and the areas they enclose.
+A union–find over each player's live dots tells how many new rings a move closes
+(``groups around the dot − distinct components``), so the trace of the one open side, which
+may run round a whole large group, is cut short as soon as the closed rings are all found.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+EMPTY = -1
+FRAME = 2  # the sentinel ring outside the board
+
+
+@dataclass(slots=True)
+class Region:
+    """A ring of one player's live dots and the points strictly inside it (board indices)."""
+
+    owner: int
+    ring: list[int]
+    inside: list[int]
+    ply: int  # the move that closed the ring (0-based index into the move list)
+    credited: int  # the move the ring is credited to (the owner's next move for intrusions)
+    _set: set[int] | None = field(default=None, repr=False)
+
+    def contains(self, i: int) -> bool:
+        if self._set is None:
+            self._set = set(self.inside)
+        return i in self._set
+
+
+class Board:
+    """Dots, captured areas, empty bases and scores; :meth:`place` applies every rule of a move."""
+
+    # Trace steps before a stale union–find is rebuilt: about what a rebuild costs.
+    patience = 1024
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        s = self.stride = width + 2
+        n = s * (height + 2)
+        self.dot = [FRAME] * n  # EMPTY, a player index, or FRAME
+        self.area = [EMPTY] * n  # who captured this point (EMPTY if nobody)
+        for y in range(height):
+            for x in range(width):
+                self.dot[(y + 1) * s + x + 1] = EMPTY
+        self.walls = [bytearray(n), bytearray(n)]  # live dots of each player
+        self.encl = [bytearray(n), bytearray(n)]  # inside some ring a player once closed
+        self.parent = [list(range(n)), list(range(n))]
+        self.dirty = [False, False]  # a union–find that may over-merge after dots died
+        self.rebuilds = 0
+        self.caught = [0, 0]  # enemy dots captured now, per player
+        self.territory = [0, 0]  # points inside captured areas, per player
+        self.free = width * height
+        self.captures: list[Region] = []
+        self.bases: list[Region] = []
+        self.mark = [0] * n
+        self.stamp = 0
+        self.dirs = (-s, -s + 1, 1, s + 1, s, s - 1, -1, -s - 1)  # clockwise from north
+        self.xs = [i % s - 1 for i in range(n)]
+        self.ys = [i // s - 1 for i in range(n)]
+
+    # -- copying -----------------------------------------------------------------------------
+
+    def copy(self) -> Board:
+        b = Board.__new__(Board)
+        b.width, b.height, b.stride = self.width, self.height, self.stride
+        b.dot, b.area = self.dot[:], self.area[:]
+        b.walls = [bytearray(w) for w in self.walls]
+        b.encl = [bytearray(e) for e in self.encl]
+        b.parent = [p[:] for p in self.parent]
+        b.dirty = self.dirty[:]
+        b.rebuilds = 0
+        b.caught, b.territory, b.free = self.caught[:], self.territory[:], self.free
+        b.captures, b.bases = self.captures[:], self.bases[:]
+        b.mark, b.stamp = [0] * len(self.mark), 0
+        b.dirs, b.xs, b.ys = self.dirs, self.xs, self.ys
+        return b
+
+    def index(self, x: int, y: int) -> int:
+        return (y + 1) * self.stride + x + 1
+
+    def is_free(self, i: int) -> bool:
+        return self.dot[i] == EMPTY and self.area[i] == EMPTY
+
+    # -- union–find over live dots ----------------------------------------------------------
+
+    def _find(self, parent: list[int], i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def _join(self, player: int, i: int) -> None:
+        parent, w = self.parent[player], self.walls[player]
+        ri = self._find(parent, i)
+        for d in self.dirs:
+            j = i + d
+            if w[j]:
+                rj = self._find(parent, j)
+                if rj != ri:
+                    parent[rj] = ri
+
+    def _rebuild(self, player: int) -> None:
+        """Label the player's live dots by component afresh (flat: every dot points at its
+        component's first dot)."""
+        parent = self.parent[player] = list(range(len(self.dot)))
+        w = self.walls[player]
+        d = self.dirs
+        seen = bytearray(len(w))
+        for m in re.finditer(b"\x01", w):
+            root = m.start()
+            if seen[root]:
+                continue
+            seen[root] = 1
+            stack = [root]
+            while stack:
+                c = stack.pop()
+                parent[c] = root
+                for k in d:
+                    q = c + k
+                    if w[q] and not seen[q]:
+                        seen[q] = 1
+                        stack.append(q)
+        self.dirty[player] = False
+        self.rebuilds += 1
+
+    # -- ring detection ---------------------------------------------------------------------
+
+    def _gaps(self, p: int, w: bytearray) -> tuple[list[tuple[int, int, int]], list[int]]:
+        """The open sides around ``p``: (wall before, wall after, an orthogonal cell inside),
+        clockwise, plus one wall of each wall group. A diagonal cell between two orthogonal
+        walls is not a side: those walls touch each other."""
+        d = self.dirs
+        on = [w[p + d[k]] for k in range(8)]
+        for k in (1, 3, 5, 7):  # close the diagonal notch between two orthogonal walls
+            if not on[k] and on[k - 1] and on[(k + 1) & 7]:
+                on[k] = 2
+        if all(on) or not any(on):
+            return [], []
+        start = next(k for k in range(8) if on[k])
+        gaps: list[tuple[int, int, int]] = []
+        groups: list[int] = []
+        k = start
+        for _ in range(8):
+            nk = (k + 1) & 7
+            if on[k] and not on[nk]:  # a side opens after wall k
+                j = nk
+                ortho = -1
+                while not on[j]:
+                    if ortho < 0 and not j & 1:
+                        ortho = j
+                    j = (j + 1) & 7
+                gaps.append((k, j, p + d[ortho]))
+                groups.append(p + d[k] if on[k] == 1 else p + d[(k - 1) & 7])
+            k = nk
+        return gaps, groups
+
+    def rings_through(self, p: int, player: int) -> list[tuple[list[int], list[int]]]:
+        """Every new ring closed by the live dot ``p`` of ``player`` (already on the board):
+        (ring cycle, inside points), tightest ring per enclosed face, smallest first."""
+        w = self.walls[player]
+        gaps, groups = self._gaps(p, w)
+        enclosed = bool(self.encl[player][p])
+        # Outside every ring the player has closed, a new ring needs two groups to join;
+        # inside one, even a single side may be the shrunk remainder of the old face.
+        if not gaps or (len(gaps) < 2 and not enclosed):
+            return []
+        # After dots died the union–find may join groups that are apart now: it then
+        # expects too many rings (never too few), which only makes the trace run on. So it
+        # is rebuilt only when a trace does run on.
+        parent = self.parent[player]
+        comps = len({self._find(parent, g) for g in groups})
+        want = len(gaps) - comps
+        if want <= 0 and not enclosed:
+            return []
+        patience = self.patience
+        d, xs, ys = self.dirs, self.xs, self.ys
+        # One walk per side: [cell, back direction, path, twice the signed area, open].
+        walks = [[p, a, [p], 0, True] for a, _, _ in gaps]
+        found: list[tuple[list[int], int]] = []
+        active = len(walks)
+        limit = 4 * len(self.dot)
+        steps = 0
+        while active and (enclosed or len(found) < want):
+            for wi, walk in enumerate(walks):
+                if not walk[4]:
+                    continue
+                c, back, path, area2 = walk[0], walk[1], walk[2], walk[3]
+                for _ in range(32):
+                    k = back + 1
+                    while True:
+                        k &= 7
+                        q = c + d[k]
+                        if w[q]:
+                            break
+                        k += 1
+                    area2 += xs[c] * ys[q] - xs[q] * ys[c]
+                    if q == p:
+                        walk[4] = False
+                        active -= 1
+                        if area2 < 0:
+                            found.append((path, wi))
+                        break
+                    path.append(q)
+                    back = (k + 4) & 7
+                    c = q
+                walk[0], walk[1], walk[3] = c, back, area2
+                steps += 32
+                if steps > patience and self.dirty[player]:
+                    self._rebuild(player)
+                    parent = self.parent[player]
+                    want = len(gaps) - len({self._find(parent, g) for g in groups})
+                if steps > limit:  # cannot happen on a consistent board
+                    raise RuntimeError("ring trace did not close")
+        rings = []
+        for path, wi in found:
+            cycle = _simple_cycle(path)
+            rings.append((cycle, self._fill(gaps[wi][2], cycle)))
+        rings.sort(key=lambda r: len(r[1]))
+        return rings
+
+    def _fill(self, start: int, cycle: list[int]) -> list[int]:
+        """The points strictly inside ``cycle``: a 4-connected flood from ``start`` stopped only
+        by the cycle itself, so holes and dots inside the ring are inside too."""
+        self.stamp += 2
+        edge, seen = self.stamp, self.stamp + 1
+        mark = self.mark
+        for c in cycle:
+            mark[c] = edge
+        s = self.stride
+        mark[start] = seen
+        out = [start]
+        stack = [start]
+        while stack:
+            c = stack.pop()
+            for q in (c - s, c + 1, c + s, c - 1):
+                m = mark[q]
+                if m != edge and m != seen:
+                    mark[q] = seen
+                    out.append(q)
+                    stack.append(q)
+        return out
+
+    # -- applying a move --------------------------------------------------------------------
+
+    def place(self, p: int, player: int, ply: int) -> None:
+        """Put ``player``'s dot on the free point ``p`` and apply captures, bases and the
+        intrusion rule (the caller has checked legality)."""
+        enemy = 1 - player
+        self.dot[p] = player
+        self.walls[player][p] = 1
+        self.free -= 1
+        self._join(player, p)
+        captured = False
+        for cycle, inside in self.rings_through(p, player):
+            live = self.walls[enemy]
+            if any(live[q] for q in inside):
+                self._capture(Region(player, cycle, inside, ply, ply))
+                captured = True
+            else:
+                self._add_base(Region(player, cycle, inside, ply, ply))
+        if self.encl[enemy][p]:
+            holders = [b for b in self.bases if b.owner == enemy and b.contains(p)]
+            if holders:
+                if captured:  # the intruder's own capture stands; the empty rings dissolve
+                    self.bases = [b for b in self.bases if b not in holders]
+                else:
+                    base = min(holders, key=lambda b: len(b.inside))
+                    # Credited to the ring owner's next move, as tournament records have it.
+                    self._capture(Region(enemy, base.ring, base.inside, ply, ply + 1))
+
+    def _add_base(self, base: Region) -> None:
+        """Keep an empty ring that still holds free points; its first inside point is made a
+        free one, so the base is known to be gone once that point is captured."""
+        inside, area = base.inside, self.area
+        k = next((k for k, q in enumerate(inside) if area[q] == EMPTY), -1)
+        if k < 0:
+            return
+        inside[0], inside[k] = inside[k], inside[0]
+        self.bases.append(base)
+        enc = self.encl[base.owner]
+        for q in inside:
+            enc[q] = 1
+
+    def _capture(self, region: Region) -> None:
+        owner, enemy = region.owner, 1 - region.owner
+        dot, area = self.dot, self.area
+        mine, theirs = self.walls[owner], self.walls[enemy]
+        caught, territory = self.caught, self.territory
+        freed: list[int] = []
+        for q in region.inside:
+            old = area[q]
+            if old == owner:
+                continue
+            area[q] = owner
+            territory[owner] += 1
+            if old != EMPTY:
+                territory[old] -= 1
+            o = dot[q]
+            if o == EMPTY:
+                if old == EMPTY:
+                    self.free -= 1
+            elif o == enemy:  # live until now, even inside the enemy's own area
+                theirs[q] = 0
+                caught[owner] += 1
+            elif old == enemy:  # the owner's own dot, freed from an earlier enemy capture
+                caught[enemy] -= 1
+                mine[q] = 1
+                freed.append(q)
+        self.dirty[enemy] = True
+        for q in freed:
+            self._join(owner, q)
+        self.captures.append(region)
+        self.bases = [b for b in self.bases if self._base_holds(b)]
+
+    def _base_holds(self, base: Region) -> bool:
+        w = self.walls[base.owner]
+        return self.area[base.inside[0]] == EMPTY and all(w[c] for c in base.ring)
+
+    # -- what-if, for the AI ----------------------------------------------------------------
+
+    def gain(self, p: int, player: int) -> int:
+        """Enemy live dots that ``player`` would capture by playing the free point ``p`` now,
+        or ``-1`` when the dot would be captured at once inside an enemy empty base."""
+        enemy = 1 - player
+        w = self.walls[player]
+        self.dot[p] = player
+        w[p] = 1
+        rebuilds = self.rebuilds
+        try:
+            rings = self.rings_through(p, player)
+        finally:
+            self.dot[p] = EMPTY
+            w[p] = 0
+            if self.rebuilds != rebuilds:  # it labelled the probe dot too: not to be trusted
+                self.dirty[player] = True
+        live = self.walls[enemy]
+        total = 0
+        seen: set[int] = set()
+        for _, inside in rings:
+            n = 0
+            for q in inside:
+                if live[q] and q not in seen:
+                    n += 1
+                    seen.add(q)
+            total += n
+        if (
+            total == 0
+            and self.encl[enemy][p]
+            and any(b.owner == enemy and b.contains(p) for b in self.bases)
+        ):
+            return -1
+        return total
+
+
+def _simple_cycle(path: list[int]) -> list[int]:
+    """Drop the excursions of a boundary walk (into peninsulas and round islands attached to
+    the ring), leaving the ring itself: each repeated point cuts the loop since its first visit."""
+    where: dict[int, int] = {}
+    out: list[int] = []
+    for c in path:
+        k = where.get(c)
+        if k is None:
+            where[c] = len(out)
+            out.append(c)
+        else:
+            for dropped in out[k + 1 :]:
+                del where[dropped]
+            del out[k + 1 :]
+    return out

@@ -1,0 +1,675 @@
+// The playground's chat page: act as a simulated person, watch the bot answer live.
+// Plain JS, no build step. It talks to the emulator's /pg/ API and follows /pg/ws.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const state = {
+  bot: null,
+  users: [],
+  user: null,        // the person acting now (id)
+  chats: [],         // chats of that person
+  chat: null,        // the open chat (ref)
+  inlineQuery: null, // id of the inline query whose results we wait for
+  commands: [],
+};
+
+// ------------------------------------------------------------------ HTTP
+async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+  };
+  const r = await fetch(path, opts);
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+  return data;
+}
+
+async function act(fn) {
+  try { return await fn(); } catch (e) { showAlert(e.message); return null; }
+}
+
+// ------------------------------------------------------------------ toast and modal
+let toastTimer = null;
+function showToast(text) {
+  const t = $("#toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 2500);
+}
+
+function modal(build, buttons) {
+  return new Promise((resolve) => {
+    const body = $("#modal-body");
+    const row = $("#modal-buttons");
+    body.replaceChildren();
+    row.replaceChildren();
+    const read = build(body) || (() => true);
+    for (const [label, value, secondary] of buttons) {
+      const b = document.createElement("button");
+      b.textContent = label;
+      if (secondary) b.className = "secondary";
+      b.onclick = () => { $("#modal").hidden = true; resolve(value ? read() : null); };
+      row.append(b);
+    }
+    $("#modal").hidden = false;
+    const first = body.querySelector("input, select");
+    if (first) first.focus();
+  });
+}
+
+function showAlert(text) {
+  return modal((body) => { body.textContent = text; }, [["OK", true]]);
+}
+
+function field(body, label, input) {
+  const l = document.createElement("label");
+  l.textContent = label;
+  l.append(input);
+  body.append(l);
+  return input;
+}
+
+function textInput(value = "", placeholder = "") {
+  const i = document.createElement("input");
+  i.value = value;
+  i.placeholder = placeholder;
+  return i;
+}
+
+function select(options, value) {
+  const s = document.createElement("select");
+  for (const [v, label] of options) {
+    const o = document.createElement("option");
+    o.value = v;
+    o.textContent = label;
+    s.append(o);
+  }
+  if (value !== undefined) s.value = value;
+  return s;
+}
+
+function userChecks(body, label, exclude) {
+  const box = document.createElement("div");
+  box.className = "checks";
+  const title = document.createElement("span");
+  title.textContent = label;
+  box.append(title);
+  const checks = [];
+  for (const u of state.users.filter((x) => !exclude.includes(x.id))) {
+    const l = document.createElement("label");
+    const c = document.createElement("input");
+    c.type = "checkbox";
+    c.value = u.id;
+    l.append(c, ` ${u.first_name} (@${u.username})`);
+    box.append(l);
+    checks.push(c);
+  }
+  body.append(box);
+  return () => checks.filter((c) => c.checked).map((c) => Number(c.value));
+}
+
+// ------------------------------------------------------------------ people and chats
+function me() { return state.users.find((u) => u.id === state.user); }
+function openChat() { return state.chats.find((c) => c.ref === state.chat); }
+
+async function loadUsers() {
+  const s = await api("/pg/state");
+  state.bot = s.bot;
+  state.users = s.users;
+  const sel = $("#user-select");
+  sel.replaceChildren(...s.users.map((u) => {
+    const o = document.createElement("option");
+    o.value = u.id;
+    o.textContent = `${u.first_name} (@${u.username}, ${u.lang})`;
+    return o;
+  }));
+  if (!state.user && s.users.length) {
+    const wanted = new URLSearchParams(location.search).get("user");
+    const found = s.users.find((u) => u.username === wanted);
+    state.user = (found || s.users[0]).id;
+  }
+  if (state.user) sel.value = String(state.user);
+}
+
+async function loadChats() {
+  if (!state.user) { $("#chat-list").replaceChildren(); return; }
+  state.chats = await api(`/pg/chats?user=${state.user}`);
+  const list = $("#chat-list");
+  list.replaceChildren(...state.chats.map((c) => {
+    const item = document.createElement("div");
+    item.className = "chat-item" + (c.ref === state.chat ? " active" : "");
+    item.dataset.ref = c.ref;
+    const av = document.createElement("div");
+    av.className = "avatar";
+    av.style.background = c.type === "private" ? "#3390ec" : c.type === "dialog" ? "#e17076" : "#7bc862";
+    av.textContent = (c.title || "?").slice(0, 1).toUpperCase();
+    const meta = document.createElement("div");
+    meta.className = "meta";
+    const name = document.createElement("div");
+    name.className = "name";
+    name.textContent = c.title + (c.type === "supergroup" ? " (supergroup)" : "");
+    const prev = document.createElement("div");
+    prev.className = "preview";
+    prev.textContent = c.last ? previewOf(c.last) : (c.type === "private" ? "Start the bot" : "");
+    meta.append(name, prev);
+    item.append(av, meta);
+    item.onclick = () => selectChat(c.ref);
+    return item;
+  }));
+  if (state.chat && !openChat()) { state.chat = null; renderChat(); }
+}
+
+function previewOf(m) {
+  if (m.service) return m.service;
+  const body = m.text || m.caption || (m.media ? `[${m.media.kind}]` : "");
+  return (m.from.is_bot ? "" : `${m.from.name}: `) + body;
+}
+
+async function selectChat(ref) {
+  state.chat = ref;
+  $("#app").className = "show-chat";
+  document.querySelectorAll(".chat-item").forEach((el) => {
+    el.classList.toggle("active", Number(el.dataset.ref) === ref);
+  });
+  closePanels();
+  await renderChat();
+  $("#composer-input").focus();
+}
+
+async function renderChat() {
+  const chat = openChat();
+  const input = $("#composer-input");
+  input.disabled = $("#send").disabled = !chat;
+  $("#chat-title").textContent = chat ? chat.title : "Pick a chat";
+  $("#chat-status").textContent = chat ? statusOf(chat) : "";
+  renderTools(chat);
+  const box = $("#messages");
+  if (!chat) { box.replaceChildren(); return; }
+  const msgs = await api(`/pg/chats/${chat.ref}/messages`);
+  if (chat.ref !== state.chat) return;
+  box.replaceChildren(...msgs.map(renderMessage));
+  if (!msgs.length && chat.type === "private") {
+    const hint = document.createElement("div");
+    hint.className = "empty";
+    const b = document.createElement("button");
+    b.textContent = "Start";
+    b.id = "start-bot";
+    b.onclick = () => send("/start");
+    hint.append(b);
+    box.append(hint);
+  }
+  box.scrollTop = box.scrollHeight;
+  state.commands = await api(`/pg/chats/${chat.ref}/commands?user=${state.user}`).catch(() => []);
+}
+
+function statusOf(chat) {
+  if (chat.type === "private") return chat.blocked ? "blocked" : `bot @${state.bot.username}`;
+  if (chat.type === "dialog") return "private chat";
+  const n = chat.members.length + (chat.bot_member ? 1 : 0);
+  const privacy = chat.bot_member ? (chat.privacy ? ", bot privacy on" : ", bot sees all") : ", no bot";
+  return `${n} members${privacy}`;
+}
+
+function tool(label, fn) {
+  const b = document.createElement("button");
+  b.textContent = label;
+  b.onclick = () => act(fn);
+  return b;
+}
+
+function renderTools(chat) {
+  const tools = $("#chat-tools");
+  tools.replaceChildren();
+  if (!chat) return;
+  if (chat.type === "private") {
+    tools.append(tool(chat.blocked ? "Unblock" : "Block", async () => {
+      await api("/pg/block", {user: state.user, blocked: !chat.blocked});
+    }));
+  }
+  if (chat.type === "group" || chat.type === "supergroup") {
+    tools.append(tool("Add people", () => addMembers(chat)));
+    tools.append(tool(chat.bot_member ? "Remove bot" : "Add bot", () =>
+      api(`/pg/groups/${chat.ref}/bot`, {by: state.user, remove: chat.bot_member})));
+    tools.append(tool(chat.privacy ? "Privacy: on" : "Privacy: off", () =>
+      api(`/pg/groups/${chat.ref}/privacy`, {on: !chat.privacy})));
+    if (chat.type === "group") {
+      tools.append(tool("→ Supergroup", () => api(`/pg/groups/${chat.ref}/migrate`, {by: state.user})));
+    }
+  }
+}
+
+async function addMembers(chat) {
+  const ids = await modal((body) => userChecks(body, `Add to ${chat.title}:`, chat.members),
+    [["Cancel", false, true], ["Add", true]]);
+  for (const id of ids || []) {
+    await api(`/pg/groups/${chat.ref}/members`, {user: id, by: state.user});
+  }
+}
+
+// ------------------------------------------------------------------ messages
+function renderEntities(text, entities) {
+  // Entities use UTF-16 offsets, which is what JS string indices are.
+  const frag = document.createDocumentFragment();
+  const sorted = [...(entities || [])].sort((a, b) => a.offset - b.offset || b.length - a.length);
+  let pos = 0;
+  function build(until, list) {
+    const out = document.createDocumentFragment();
+    while (pos < until) {
+      const e = list.find((x) => x.offset >= pos && x.offset < until);
+      const stop = e ? e.offset : until;
+      if (stop > pos) out.append(text.slice(pos, stop));
+      pos = stop;
+      if (!e) break;
+      list.splice(list.indexOf(e), 1);
+      const end = Math.min(e.offset + e.length, until);
+      const el = entityElement(e, text.slice(e.offset, end));
+      el.append(build(end, list));
+      pos = end;
+      out.append(el);
+    }
+    return out;
+  }
+  frag.append(build(text.length, sorted));
+  return frag;
+}
+
+function entityElement(e, content) {
+  const tags = {bold: "b", italic: "i", underline: "u", strikethrough: "s", code: "code",
+    pre: "pre", blockquote: "blockquote", expandable_blockquote: "blockquote"};
+  if (tags[e.type]) return document.createElement(tags[e.type]);
+  if (e.type === "spoiler") {
+    const s = document.createElement("span");
+    s.className = "spoiler";
+    s.onclick = () => s.classList.add("open");
+    return s;
+  }
+  if (e.type === "bot_command") {
+    const a = document.createElement("a");
+    a.className = "cmd";
+    a.onclick = () => send(content);
+    return a;
+  }
+  if (e.type === "url" || e.type === "text_link") {
+    const a = document.createElement("a");
+    a.className = "link";
+    const url = e.url || content;
+    a.title = url;
+    a.onclick = () => followLink(url);
+    return a;
+  }
+  return document.createElement("span");
+}
+
+function renderMessage(m) {
+  const wrap = document.createElement("div");
+  wrap.dataset.id = m.message_id;
+  const mine = !m.from.is_bot && m.from.id === state.user;
+  wrap.className = "msg" + (mine ? " mine" : "") + (m.service ? " service" : "") +
+    (m.from.is_bot ? " from-bot" : "") + (m.media && m.media.kind !== "document" ? " has-photo" : "");
+  const bubble = document.createElement("div");
+  bubble.className = "bubble";
+  if (m.service) {
+    bubble.textContent = m.service;
+    wrap.append(bubble);
+    return wrap;
+  }
+  const chat = openChat();
+  if (!mine && chat && chat.type !== "private") {
+    const s = document.createElement("div");
+    s.className = "sender";
+    s.textContent = m.from.name;
+    bubble.append(s);
+  }
+  if (m.via_bot) {
+    const v = document.createElement("div");
+    v.className = "via";
+    v.textContent = `via @${m.via_bot}`;
+    bubble.append(v);
+  }
+  if (m.media) {
+    if (m.media.kind === "photo" || m.media.kind === "animation") {
+      const img = document.createElement("img");
+      img.className = "photo";
+      img.src = m.media.url;
+      img.width = m.media.width;
+      img.height = m.media.height;
+      img.alt = m.caption || "picture";
+      bubble.append(img);
+    } else {
+      const a = document.createElement("a");
+      a.className = "doc";
+      a.href = m.media.url;
+      a.download = m.media.file_name || "file";
+      a.textContent = `📄 ${m.media.file_name || "file"}`;
+      bubble.append(a);
+    }
+  }
+  const body = m.text ?? m.caption;
+  if (body) {
+    const t = document.createElement("div");
+    t.className = "text";
+    t.append(renderEntities(body, m.text !== null ? m.entities : m.caption_entities));
+    bubble.append(t);
+  }
+  const stamp = document.createElement("div");
+  stamp.className = "stamp";
+  const d = new Date(m.date * 1000);
+  stamp.textContent = (m.edited ? "edited " : "") + d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+  bubble.append(stamp);
+  wrap.append(bubble);
+  if (m.buttons && m.buttons.length) {
+    const kb = document.createElement("div");
+    kb.className = "kb";
+    m.buttons.forEach((row, r) => {
+      const rowEl = document.createElement("div");
+      rowEl.className = "kb-row";
+      row.forEach((b, c) => {
+        const btn = document.createElement("button");
+        btn.textContent = b.text + (b.url ? " ↗" : "");
+        btn.title = b.text;
+        btn.onclick = () => pressButton(m, r, c, b, btn);
+        rowEl.append(btn);
+      });
+      kb.append(rowEl);
+    });
+    wrap.append(kb);
+  }
+  return wrap;
+}
+
+function upsertMessage(m) {
+  if (m.chat !== state.chat) return;
+  const box = $("#messages");
+  const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+  const el = renderMessage(m);
+  const old = box.querySelector(`.msg[data-id="${m.message_id}"]`);
+  if (old) {
+    old.replaceWith(el);
+  } else {
+    box.querySelector(".empty")?.remove();
+    box.append(el);
+  }
+  if (nearBottom || !old) box.scrollTop = box.scrollHeight;
+}
+
+async function pressButton(m, row, col, b, btn) {
+  if (b.url) { followLink(b.url); return; }
+  if (b.switch_inline_query !== undefined || b.switch_inline_query_current_chat !== undefined) {
+    const q = b.switch_inline_query ?? b.switch_inline_query_current_chat;
+    const input = $("#composer-input");
+    input.value = `@${state.bot.username} ${q}`;
+    input.focus();
+    onType();
+    return;
+  }
+  btn.classList.add("pending");
+  await act(() => api("/pg/press", {user: state.user, chat: m.chat, message_id: m.message_id, row, col}));
+  setTimeout(() => btn.classList.remove("pending"), 600);
+}
+
+// ------------------------------------------------------------------ typing, commands, inline mode
+async function send(text) {
+  const chat = openChat();
+  if (!chat || !text.trim()) return;
+  await act(() => api("/pg/send", {user: state.user, chat: chat.ref, text}));
+}
+
+function closePanels() {
+  $("#inline-results").hidden = true;
+  $("#command-menu").hidden = true;
+  state.inlineQuery = null;
+}
+
+let inlineTimer = null;
+let inlineTicket = 0;
+function onType() {
+  const value = $("#composer-input").value;
+  const prefix = `@${state.bot.username}`;
+  if (value.toLowerCase().startsWith(prefix.toLowerCase() + " ") || value.toLowerCase() === prefix.toLowerCase()) {
+    $("#command-menu").hidden = true;
+    clearTimeout(inlineTimer);
+    inlineTimer = setTimeout(() => askInline(value.slice(prefix.length).trim()), 250);
+    return;
+  }
+  state.inlineQuery = null;
+  $("#inline-results").hidden = true;
+  const menu = $("#command-menu");
+  if (value.startsWith("/") && !value.includes(" ") && state.commands.length) {
+    const shown = state.commands.filter((c) => ("/" + c.command).startsWith(value.split("@")[0]));
+    menu.replaceChildren(...shown.map((c) => {
+      const p = document.createElement("div");
+      p.className = "pick";
+      p.innerHTML = `<div><div class="title"></div><div class="desc"></div></div>`;
+      p.querySelector(".title").textContent = "/" + c.command;
+      p.querySelector(".desc").textContent = c.description;
+      p.onclick = () => { $("#composer-input").value = ""; menu.hidden = true; send("/" + c.command); };
+      return p;
+    }));
+    menu.hidden = !shown.length;
+  } else {
+    menu.hidden = true;
+  }
+}
+
+async function askInline(query) {
+  const chat = openChat();
+  if (!chat) return;
+  const box = $("#inline-results");
+  box.hidden = false;
+  box.replaceChildren(Object.assign(document.createElement("div"), {className: "empty", textContent: "…"}));
+  // The answer may come on the websocket before this request returns, so take it from here.
+  const ticket = ++inlineTicket;
+  const r = await act(() => api("/pg/inline", {user: state.user, chat: chat.ref, query, wait: 10}));
+  if (!r || ticket !== inlineTicket) return;
+  state.inlineQuery = r.query;
+  if (r.answered) showInlineResults(r);
+}
+
+function showInlineResults(e) {
+  if (e.query !== state.inlineQuery) return;
+  const box = $("#inline-results");
+  if (!e.results.length) {
+    box.replaceChildren(Object.assign(document.createElement("div"), {className: "empty", textContent: "No results"}));
+    return;
+  }
+  box.replaceChildren(...e.results.map((r) => {
+    const p = document.createElement("div");
+    p.className = "pick inline-result";
+    if (r.thumbnail) {
+      const img = document.createElement("img");
+      img.src = r.thumbnail;
+      img.alt = "";
+      p.append(img);
+    }
+    const text = document.createElement("div");
+    text.innerHTML = `<div class="title"></div><div class="desc"></div>`;
+    text.querySelector(".title").textContent = r.title;
+    text.querySelector(".desc").textContent = r.description;
+    p.append(text);
+    p.onclick = async () => {
+      const query = state.inlineQuery;
+      closePanels();
+      $("#composer-input").value = "";
+      await act(() => api("/pg/inline/choose", {user: state.user, query, result: r.id}));
+    };
+    return p;
+  }));
+}
+
+// ------------------------------------------------------------------ links, groups, people
+async function followLink(url) {
+  const m = /^(?:https?:\/\/)?(?:t|telegram)\.me\/([A-Za-z0-9_]+)\/?(\?.*)?$/.exec(url);
+  if (!m || m[1].toLowerCase() !== state.bot.username.toLowerCase()) {
+    window.open(url, "_blank", "noopener");
+    return;
+  }
+  const params = new URLSearchParams(m[2] || "");
+  let group = null;
+  if (params.has("startgroup")) {
+    const groups = state.chats.filter((c) => c.type === "group" || c.type === "supergroup");
+    if (!groups.length) { showAlert("Create a group first."); return; }
+    group = await modal((body) => {
+      const s = field(body, `Add @${state.bot.username} to which group?`,
+        select(groups.map((g) => [g.ref, g.title])));
+      return () => Number(s.value);
+    }, [["Cancel", false, true], ["Add bot", true]]);
+    if (!group) return;
+  }
+  const msg = await act(() => api("/pg/link", {user: state.user, url, group}));
+  if (msg) await selectChat(msg.chat);
+}
+
+async function newUser() {
+  const got = await modal((body) => {
+    const name = field(body, "Username", textInput("", "e.g. carol"));
+    const lang = field(body, "Language", select([["ru", "Русский"], ["en", "English"]], "ru"));
+    return () => ({username: name.value.trim(), lang: lang.value});
+  }, [["Cancel", false, true], ["Create", true]]);
+  if (!got || !got.username) return;
+  const u = await act(() => api("/pg/users", got));
+  if (u) { state.user = u.id; await loadUsers(); await loadChats(); }
+}
+
+async function newGroup() {
+  const got = await modal((body) => {
+    const title = field(body, "Group name", textInput("", "Friends"));
+    const pick = userChecks(body, "Members:", [state.user]);
+    const box = document.createElement("label");
+    const bot = document.createElement("input");
+    bot.type = "checkbox";
+    bot.checked = true;
+    box.append(bot, ` Add @${state.bot.username}`);
+    box.style.flexDirection = "row";
+    body.append(box);
+    return () => ({title: title.value.trim() || "Group", members: pick(), bot: bot.checked});
+  }, [["Cancel", false, true], ["Create", true]]);
+  if (!got) return;
+  const chat = await act(() => api("/pg/groups", {...got, creator: state.user}));
+  if (chat) { await loadChats(); await selectChat(chat.ref); }
+}
+
+async function newDialog() {
+  const others = state.users.filter((u) => u.id !== state.user);
+  if (!others.length) { showAlert("Create another person first."); return; }
+  const other = await modal((body) => {
+    const s = field(body, "Chat with", select(others.map((u) => [u.id, `${u.first_name} (@${u.username})`])));
+    return () => Number(s.value);
+  }, [["Cancel", false, true], ["Open", true]]);
+  if (!other) return;
+  const chat = await act(() => api("/pg/dialogs", {user: state.user, other}));
+  if (chat) { await loadChats(); await selectChat(chat.ref); }
+}
+
+async function openLinkPrompt() {
+  const url = await modal((body) => {
+    const i = field(body, "A t.me link", textInput(`https://t.me/${state.bot.username}?start=`));
+    return () => i.value.trim();
+  }, [["Cancel", false, true], ["Open", true]]);
+  if (url) await followLink(url);
+}
+
+// ------------------------------------------------------------------ live events
+let reloadTimer = null;
+function reloadSoon() {
+  clearTimeout(reloadTimer);
+  reloadTimer = setTimeout(async () => {
+    await loadUsers();
+    await loadChats();
+    const chat = openChat();
+    if (chat) {
+      $("#chat-status").textContent = statusOf(chat);
+      renderTools(chat);
+    }
+  }, 80);
+}
+
+let actionTimer = null;
+function onEvent(e) {
+  switch (e.type) {
+    case "message":
+    case "edit":
+      upsertMessage(e.message);
+      reloadSoon();
+      break;
+    case "delete":
+      if (e.chat === state.chat) $(`#messages .msg[data-id="${e.message_id}"]`)?.remove();
+      reloadSoon();
+      break;
+    case "popup":
+      if (e.user === state.user) {
+        if (e.show_alert) showAlert(e.text);
+        else if (e.text) showToast(e.text);
+        if (e.url) showToast(`Open: ${e.url}`);
+      }
+      break;
+    case "inline_results":
+      if (e.user === state.user) showInlineResults(e);
+      break;
+    case "action":
+      if (e.chat === state.chat) {
+        const words = {typing: "typing…", upload_photo: "sending a photo…", upload_document: "sending a file…"};
+        $("#chat-status").textContent = `${state.bot.name} is ${words[e.action] || e.action}`;
+        clearTimeout(actionTimer);
+        actionTimer = setTimeout(() => { const c = openChat(); if (c) $("#chat-status").textContent = statusOf(c); }, 4000);
+      }
+      break;
+    case "commands":
+      if (state.chat) api(`/pg/chats/${state.chat}/commands?user=${state.user}`).then((c) => { state.commands = c; });
+      break;
+    default:
+      reloadSoon();
+  }
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/pg/ws`);
+  ws.onmessage = (m) => {
+    const e = JSON.parse(m.data);
+    if (e.type !== "hello") onEvent(e);
+  };
+  ws.onopen = () => document.body.classList.add("live");
+  ws.onclose = () => {
+    document.body.classList.remove("live");
+    setTimeout(() => { connect(); reloadSoon(); renderChat(); }, 1000);
+  };
+}
+
+// ------------------------------------------------------------------ start
+async function main() {
+  await loadUsers();
+  await loadChats();
+  const wantChat = new URLSearchParams(location.search).get("chat");
+  if (wantChat && state.chats.some((c) => String(c.ref) === wantChat)) await selectChat(Number(wantChat));
+  $("#user-select").onchange = async (ev) => {
+    state.user = Number(ev.target.value);
+    state.chat = null;
+    $("#app").className = "show-list";
+    closePanels();
+    await loadChats();
+    await renderChat();
+  };
+  $("#new-user").onclick = newUser;
+  $("#new-group").onclick = newGroup;
+  $("#new-dialog").onclick = newDialog;
+  $("#open-link").onclick = openLinkPrompt;
+  $("#back").onclick = () => { $("#app").className = "show-list"; closePanels(); };
+  $("#composer-input").addEventListener("input", onType);
+  $("#composer").onsubmit = async (ev) => {
+    ev.preventDefault();
+    const input = $("#composer-input");
+    const text = input.value;
+    if (text.toLowerCase().startsWith(`@${state.bot.username.toLowerCase()}`)) return;
+    input.value = "";
+    closePanels();
+    await send(text);
+  };
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") { closePanels(); $("#modal").hidden = true; }
+  });
+  connect();
+  document.body.dataset.ready = "1";
+}
+
+main();

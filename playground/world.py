@@ -1,0 +1,891 @@
+"""The simulated Telegram: users, chats, groups, messages, files and the bot's update queue.
+
+Everything here runs inside one event loop and never awaits while it changes state, so every
+method is atomic. People act through the ``user_*`` methods (the web page and the test
+client); the bot acts through the ``bot_*`` methods (the Bot API in api.py). Every change is
+appended to an event log that the page and the test client follow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from playground.entities import auto_entities
+from playground.files import FileStore, StoredFile
+from playground.limits import (
+    NOT_MODIFIED,
+    QUERY_TOO_OLD,
+    FloodControl,
+    Limits,
+    bad_request,
+    forbidden,
+)
+
+BOT_ID = 6_000_000_001
+FIRST_USER_ID = 7_000_000_001
+FIRST_GROUP_ID = -4_000_000_001
+FIRST_SUPERGROUP_ID = -1_000_000_000_001
+FIRST_DIALOG_ID = 9_000_000_000_001  # user-to-user chats; never shown to the bot
+DEFAULT_UPDATES = (
+    "message",
+    "edited_message",
+    "callback_query",
+    "inline_query",
+    "chosen_inline_result",
+    "my_chat_member",
+)
+EVENT_LOG_SIZE = 5000
+
+
+class PlaygroundError(Exception):
+    """A person asked for something the simulated world cannot do (unknown user, chat...)."""
+
+
+@dataclass
+class User:
+    id: int
+    first_name: str
+    username: str
+    language_code: str
+    started: bool = False  # has a private chat with the bot
+    blocked: bool = False  # has blocked the bot
+
+    def to_api(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "is_bot": False,
+            "first_name": self.first_name,
+            "username": self.username,
+            "language_code": self.language_code,
+        }
+
+
+@dataclass
+class Message:
+    chat_ref: int
+    message_id: int
+    sender: int  # a user id, or BOT_ID
+    date: int
+    text: str | None = None
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    caption: str | None = None
+    caption_entities: list[dict[str, Any]] = field(default_factory=list)
+    media: StoredFile | None = None
+    media_kind: str | None = None
+    reply_markup: dict[str, Any] | None = None
+    via_bot: bool = False
+    reply_to: int | None = None
+    edit_date: int | None = None
+    inline_message_id: str | None = None
+    service: dict[str, Any] | None = None
+
+    def content(self) -> tuple[Any, ...]:
+        """What 'message is not modified' compares."""
+        media = self.media.file_id if self.media else None
+        return (self.text, self.entities, self.caption, self.caption_entities, media)
+
+
+@dataclass
+class Chat:
+    ref: int  # stable handle for the page and the tests (a migrated group keeps it)
+    id: int  # the id the bot uses now
+    type: str  # "private" (with the bot), "dialog" (two people), "group", "supergroup"
+    title: str
+    members: list[int] = field(default_factory=list)
+    creator: int | None = None
+    bot_member: bool = False
+    privacy: bool = True
+    messages: dict[int, Message] = field(default_factory=dict)
+    next_message_id: int = 1
+    instance: str = field(default_factory=lambda: str(secrets.randbits(62)))
+
+    @property
+    def is_group(self) -> bool:
+        return self.type in ("group", "supergroup")
+
+
+@dataclass
+class CallbackQuery:
+    id: str
+    user: int
+    chat_ref: int
+    message_id: int
+    inline_message_id: str | None
+    created: float
+    answered: bool = False
+
+
+@dataclass
+class InlineQuery:
+    id: str
+    user: int
+    chat_ref: int
+    query: str
+    created: float
+    answered: bool = False
+    results: list[dict[str, Any]] = field(default_factory=list)
+    next_offset: str = ""
+
+
+class World:
+    def __init__(
+        self,
+        *,
+        token: str | None = None,
+        bot_username: str = "tetrad_play_bot",
+        bot_name: str = "Tetrad",
+        limits: Limits | None = None,
+    ) -> None:
+        self.token = token or f"{BOT_ID}:{secrets.token_urlsafe(30)}"
+        self.bot_id = int(self.token.split(":", 1)[0])
+        self.bot_username = bot_username
+        self.bot_name = bot_name
+        self.limits = limits or Limits()
+        self.flood = FloodControl(self.limits)
+        self.files = FileStore()
+        self.users: dict[int, User] = {}
+        self.chats: dict[int, Chat] = {}  # by ref
+        self._chat_ids: dict[int, int] = {}  # current bot-facing id -> ref
+        self.migrated: dict[int, int] = {}  # old group id -> supergroup id
+        self.inline_messages: dict[str, tuple[int, int]] = {}
+        self.callback_queries: dict[str, CallbackQuery] = {}
+        self.inline_queries: dict[str, InlineQuery] = {}
+        self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self.webhook: dict[str, Any] | None = None
+        self.webhook_error: tuple[int, str] | None = None
+        self.allowed_updates: tuple[str, ...] = DEFAULT_UPDATES
+        self.updates: deque[dict[str, Any]] = deque()
+        self._next_update_id = 1
+        self.events: deque[dict[str, Any]] = deque(maxlen=EVENT_LOG_SIZE)
+        self._seq = 0
+        self._tick = asyncio.Event()
+        self._ids = itertools.count(1)
+        self.bot_inflight = 0
+        self.bot_last_activity = time.monotonic()
+        self.bot_seen = False  # the bot has polled or set a webhook at least once
+        self.bot_backoff_until = 0.0  # a bot told to retry after N s is still busy until then
+
+    # ------------------------------------------------------------------ events and waiting
+    def emit(self, kind: str, **data: Any) -> None:
+        self._seq += 1
+        self.events.append({"seq": self._seq, "type": kind, **data})
+        self._wake()
+
+    def _wake(self) -> None:
+        self._tick.set()
+        self._tick = asyncio.Event()
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    async def changed(self, timeout: float) -> None:
+        """Wait until the next event or update (or the timeout)."""
+        tick = self._tick
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(tick.wait(), timeout)
+
+    def events_after(self, seq: int) -> list[dict[str, Any]]:
+        return [e for e in self.events if e["seq"] > seq]
+
+    def bot_busy(self) -> bool:
+        """True while the bot has updates to fetch or requests running."""
+        pending = bool(self.updates) and self.bot_seen
+        backing_off = time.monotonic() < self.bot_backoff_until
+        return pending or self.bot_inflight > 0 or backing_off
+
+    # ------------------------------------------------------------------ the bot
+    def bot_api_user(self) -> dict[str, Any]:
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": self.bot_name,
+            "username": self.bot_username,
+        }
+
+    def get_me(self) -> dict[str, Any]:
+        return self.bot_api_user() | {
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": True,
+            "can_connect_to_business": False,
+            "has_main_web_app": False,
+        }
+
+    def push_update(self, kind: str, payload: dict[str, Any]) -> None:
+        if kind not in self.allowed_updates:
+            return
+        update = {"update_id": self._next_update_id, kind: payload}
+        self._next_update_id += 1
+        self.updates.append(update)
+        self._wake()
+
+    def take_updates(self, offset: int | None, limit: int) -> list[dict[str, Any]]:
+        """getUpdates: forget updates below ``offset``, return the next ``limit``."""
+        if offset is not None:
+            if offset < 0:  # -N: the last N updates only
+                while len(self.updates) > -offset:
+                    self.updates.popleft()
+            else:
+                while self.updates and self.updates[0]["update_id"] < offset:
+                    self.updates.popleft()
+        return list(itertools.islice(self.updates, limit))
+
+    def confirm_update(self, update_id: int) -> None:
+        """A webhook delivery succeeded."""
+        while self.updates and self.updates[0]["update_id"] <= update_id:
+            self.updates.popleft()
+        self._wake()
+
+    def set_allowed_updates(self, allowed: list[str] | None) -> None:
+        if allowed is not None:
+            self.allowed_updates = tuple(allowed) if allowed else DEFAULT_UPDATES
+
+    def drop_pending(self) -> None:
+        self.updates.clear()
+        self._wake()
+
+    # ------------------------------------------------------------------ people and chats
+    def add_user(self, name: str, lang: str = "en", first_name: str | None = None) -> User:
+        for u in self.users.values():
+            if u.username == name:
+                return u
+        uid = FIRST_USER_ID + len(self.users)
+        user = User(uid, first_name or name.capitalize(), name, lang)
+        self.users[uid] = user
+        chat = Chat(uid, uid, "private", user.first_name, members=[uid])
+        self._add_chat(chat)
+        self.emit("user", user=self.user_view(user))
+        return user
+
+    def user(self, ref: int | str) -> User:
+        if isinstance(ref, str) and not ref.lstrip("-").isdigit():
+            for u in self.users.values():
+                if u.username == ref:
+                    return u
+            raise PlaygroundError(f"no user {ref!r}")
+        user = self.users.get(int(ref))
+        if user is None:
+            raise PlaygroundError(f"no user {ref!r}")
+        return user
+
+    def chat(self, ref: int | str) -> Chat:
+        chat = self.chats.get(int(ref))
+        if chat is None:
+            raise PlaygroundError(f"no chat {ref!r}")
+        return chat
+
+    def _add_chat(self, chat: Chat) -> Chat:
+        self.chats[chat.ref] = chat
+        self._chat_ids[chat.id] = chat.ref
+        return chat
+
+    def dialog(self, a: User, b: User) -> Chat:
+        """The private chat between two people (the bot never sees it)."""
+        for chat in self.chats.values():
+            if chat.type == "dialog" and set(chat.members) == {a.id, b.id}:
+                return chat
+        ref = FIRST_DIALOG_ID + len(self.chats)
+        chat = self._add_chat(Chat(ref, ref, "dialog", "", members=[a.id, b.id]))
+        self.emit("chat", chat=self.chat_view(chat))
+        return chat
+
+    def create_group(
+        self,
+        title: str,
+        creator: User,
+        members: list[User],
+        *,
+        with_bot: bool,
+        privacy: bool = True,
+    ) -> Chat:
+        ids = [creator.id] + [m.id for m in members if m.id != creator.id]
+        gid = FIRST_GROUP_ID - sum(1 for c in self.chats.values() if c.is_group)
+        chat = self._add_chat(Chat(gid, gid, "group", title, ids, creator.id, privacy=privacy))
+        self._service(chat, creator.id, {"group_chat_created": True}, to_bot=False)
+        self.emit("chat", chat=self.chat_view(chat))
+        if with_bot:
+            self.add_bot_to_group(chat, creator)
+        return chat
+
+    def add_member(self, chat: Chat, user: User, by: User) -> None:
+        if user.id in chat.members:
+            return
+        chat.members.append(user.id)
+        self._service(chat, by.id, {"new_chat_members": [user.to_api()]})
+        self.emit("chat", chat=self.chat_view(chat))
+
+    def remove_member(self, chat: Chat, user: User, by: User) -> None:
+        if user.id not in chat.members:
+            return
+        chat.members.remove(user.id)
+        self._service(chat, by.id, {"left_chat_member": user.to_api()})
+        self.emit("chat", chat=self.chat_view(chat))
+
+    def add_bot_to_group(self, chat: Chat, by: User) -> None:
+        if chat.bot_member:
+            return
+        chat.bot_member = True
+        self._my_chat_member(chat, by, "left", "member")
+        self._service(chat, by.id, {"new_chat_members": [self.bot_api_user()]})
+        self.emit("chat", chat=self.chat_view(chat))
+
+    def remove_bot_from_group(self, chat: Chat, by: User) -> None:
+        if not chat.bot_member:
+            return
+        self._service(chat, by.id, {"left_chat_member": self.bot_api_user()})
+        chat.bot_member = False
+        self._my_chat_member(chat, by, "member", "left")
+        self.emit("chat", chat=self.chat_view(chat))
+
+    def set_privacy(self, chat: Chat, on: bool) -> None:
+        chat.privacy = on
+        self.emit("chat", chat=self.chat_view(chat))
+
+    def migrate(self, chat: Chat, by: User) -> int:
+        """Upgrade a group to a supergroup: the bot must switch to the new id."""
+        if chat.type != "group":
+            raise PlaygroundError("only a basic group can be upgraded")
+        old = chat.id
+        new = FIRST_SUPERGROUP_ID - len(self.migrated)
+        self._service(chat, by.id, {"migrate_to_chat_id": new})
+        del self._chat_ids[old]
+        chat.id, chat.type = new, "supergroup"
+        self._chat_ids[new] = chat.ref
+        self.migrated[old] = new
+        self._service(chat, by.id, {"migrate_from_chat_id": old})
+        self.emit("chat", chat=self.chat_view(chat))
+        return new
+
+    def set_blocked(self, user: User, blocked: bool) -> None:
+        if user.blocked == blocked:
+            return
+        user.blocked = blocked
+        chat = self.chats[user.id]
+        old, new = ("member", "kicked") if blocked else ("kicked", "member")
+        self._my_chat_member(chat, user, old, new)
+        self.emit("chat", chat=self.chat_view(chat))
+
+    def _my_chat_member(self, chat: Chat, by: User, old: str, new: str) -> None:
+        def member(status: str) -> dict[str, Any]:
+            out: dict[str, Any] = {"status": status, "user": self.bot_api_user()}
+            if status == "kicked":
+                out["until_date"] = 0
+            return out
+
+        self.push_update(
+            "my_chat_member",
+            {
+                "chat": self.chat_api(chat),
+                "from": by.to_api(),
+                "date": int(time.time()),
+                "old_chat_member": member(old),
+                "new_chat_member": member(new),
+            },
+        )
+
+    # ------------------------------------------------------------------ what people do
+    def _new_message(self, chat: Chat, sender: int, **fields: Any) -> Message:
+        msg = Message(chat.ref, chat.next_message_id, sender, int(time.time()), **fields)
+        chat.next_message_id += 1
+        chat.messages[msg.message_id] = msg
+        return msg
+
+    def _service(
+        self, chat: Chat, sender: int, service: dict[str, Any], to_bot: bool = True
+    ) -> None:
+        msg = self._new_message(chat, sender, service=service)
+        self.emit("message", chat=chat.ref, message=self.message_view(msg))
+        if to_bot and chat.bot_member:
+            self.push_update("message", self.message_api(msg))
+
+    def _check_can_write(self, user: User, chat: Chat) -> None:
+        if user.id not in chat.members:
+            raise PlaygroundError(f"{user.username} is not in {chat.title or chat.ref}")
+        if chat.type == "private" and user.blocked:
+            raise PlaygroundError("unblock the bot first")
+
+    def user_send(self, user: User, chat: Chat, text: str, reply_to: int | None = None) -> Message:
+        self._check_can_write(user, chat)
+        if not text.strip():
+            raise PlaygroundError("empty message")
+        if reply_to is not None and reply_to not in chat.messages:
+            raise PlaygroundError(f"no message {reply_to} in this chat")
+        if chat.type == "private":
+            user.started = True
+        msg = self._new_message(
+            chat, user.id, text=text, entities=auto_entities(text, []), reply_to=reply_to
+        )
+        self.emit("message", chat=chat.ref, message=self.message_view(msg))
+        if self._bot_sees(chat, msg):
+            self.push_update("message", self.message_api(msg))
+        return msg
+
+    def _bot_sees(self, chat: Chat, msg: Message) -> bool:
+        if chat.type == "private":
+            return True
+        if not chat.is_group or not chat.bot_member:
+            return False
+        if not chat.privacy or msg.via_bot or msg.service:
+            return True
+        if msg.reply_to is not None:
+            target = chat.messages.get(msg.reply_to)
+            if target is not None and target.sender == self.bot_id:
+                return True
+        text = msg.text or ""
+        if text.startswith("/"):
+            word = text.split(maxsplit=1)[0]
+            _, _, to = word.partition("@")
+            return not to or to.lower() == self.bot_username.lower()
+        return False
+
+    def press(
+        self,
+        user: User,
+        chat: Chat,
+        message_id: int,
+        row: int,
+        col: int,
+        forged: str | None = None,
+    ) -> tuple[CallbackQuery | None, dict[str, Any]]:
+        """Press an inline button; a callback button makes a callback query for the bot.
+
+        ``forged`` replaces the button's data, as a modified client could: the bot must
+        refuse such data without changing anything."""
+        if user.id not in chat.members:
+            raise PlaygroundError(f"{user.username} is not in this chat")
+        msg = chat.messages.get(message_id)
+        if msg is None:
+            raise PlaygroundError(f"no message {message_id}")
+        rows = (msg.reply_markup or {}).get("inline_keyboard") or []
+        try:
+            button = rows[row][col]
+        except IndexError:
+            raise PlaygroundError(f"no button at row {row}, column {col}") from None
+        if "callback_data" not in button:
+            return None, button  # url / switch_inline_query buttons are the client's business
+        query = CallbackQuery(
+            str(secrets.randbits(63)),
+            user.id,
+            chat.ref,
+            message_id,
+            msg.inline_message_id,
+            time.monotonic(),
+        )
+        self.callback_queries[query.id] = query
+        payload: dict[str, Any] = {
+            "id": query.id,
+            "from": user.to_api(),
+            "chat_instance": chat.instance,
+            "data": button["callback_data"] if forged is None else forged,
+        }
+        if msg.inline_message_id:
+            payload["inline_message_id"] = msg.inline_message_id
+        else:
+            payload["message"] = self.message_api(msg)
+        self.push_update("callback_query", payload)
+        self.emit("press", user=user.id, chat=chat.ref, message_id=message_id, query=query.id)
+        return query, button
+
+    def open_link(self, user: User, url: str, group: Chat | None = None) -> Message:
+        """t.me/<bot>?start=… in the private chat; ?startgroup=… adds the bot to ``group``."""
+        parts = urlsplit(url if "://" in url else "https://" + url)
+        name = parts.path.strip("/")
+        if (
+            parts.hostname not in ("t.me", "telegram.me")
+            or name.lower() != self.bot_username.lower()
+        ):
+            raise PlaygroundError(f"not a link to @{self.bot_username}: {url}")
+        query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+        if "startgroup" in query:
+            if group is None:
+                raise PlaygroundError("choose a group for a startgroup link")
+            self.add_bot_to_group(group, user)
+            payload = query["startgroup"]
+            text = f"/start@{self.bot_username}" + (f" {payload}" if payload else "")
+            return self.user_send(user, group, text)
+        if user.blocked:
+            self.set_blocked(user, False)
+        payload = query.get("start", "")
+        return self.user_send(
+            user, self.chats[user.id], "/start" + (f" {payload}" if payload else "")
+        )
+
+    def inline_query(self, user: User, chat: Chat, query: str, offset: str = "") -> InlineQuery:
+        if user.id not in chat.members:
+            raise PlaygroundError(f"{user.username} is not in this chat")
+        iq = InlineQuery(str(secrets.randbits(63)), user.id, chat.ref, query, time.monotonic())
+        self.inline_queries[iq.id] = iq
+        chat_type = {"private": "sender", "dialog": "private"}.get(chat.type, chat.type)
+        self.push_update(
+            "inline_query",
+            {
+                "id": iq.id,
+                "from": user.to_api(),
+                "query": query,
+                "offset": offset,
+                "chat_type": chat_type,
+            },
+        )
+        return iq
+
+    def choose_inline(self, user: User, query_id: str, result_id: str) -> Message:
+        """Post the chosen result into the chat as a message 'via @bot'."""
+        iq = self.inline_queries.get(query_id)
+        if iq is None or iq.user != user.id or not iq.answered:
+            raise PlaygroundError("that inline query has no results")
+        result = next((r for r in iq.results if str(r.get("id")) == result_id), None)
+        if result is None:
+            raise PlaygroundError(f"no inline result {result_id!r}")
+        chat = self.chats[iq.chat_ref]
+        fields = self._inline_result_content(result)
+        msg = self._new_message(chat, user.id, via_bot=True, **fields)
+        if msg.reply_markup is not None:
+            msg.inline_message_id = secrets.token_urlsafe(18)
+            self.inline_messages[msg.inline_message_id] = (chat.ref, msg.message_id)
+        self.emit("message", chat=chat.ref, message=self.message_view(msg))
+        chosen: dict[str, Any] = {"result_id": result_id, "from": user.to_api(), "query": iq.query}
+        if msg.inline_message_id:
+            chosen["inline_message_id"] = msg.inline_message_id
+        self.push_update("chosen_inline_result", chosen)
+        if chat.type != "private" and self._bot_sees(chat, msg):
+            self.push_update("message", self.message_api(msg))
+        return msg
+
+    def _inline_result_content(self, result: dict[str, Any]) -> dict[str, Any]:
+        fields: dict[str, Any] = {"reply_markup": result.get("reply_markup")}
+        content = result.get("input_message_content")
+        kind = result.get("type")
+        if content is not None:
+            fields["text"] = content.get("message_text", "")
+            fields["entities"] = content.get("_entities", [])
+        elif kind in ("photo", "gif", "mpeg4_gif", "document"):
+            file_id = (
+                result.get("photo_file_id")
+                or result.get("gif_file_id")
+                or result.get("mpeg4_file_id")
+                or result.get("document_file_id")
+            )
+            stored = result.get("_stored")
+            fields["media"] = stored if stored is not None else self.files.get(file_id)
+            fields["media_kind"] = {"gif": "animation", "mpeg4_gif": "animation"}.get(kind, kind)
+            fields["caption"] = result.get("caption")
+            fields["caption_entities"] = result.get("_caption_entities", [])
+        else:
+            fields["text"] = result.get("title", "")
+        return fields
+
+    # ------------------------------------------------------------------ what the bot does
+    def resolve_chat(self, chat_id: Any) -> Chat:
+        """The chat the bot names, with Telegram's errors for every way it can be wrong."""
+        try:
+            cid = int(chat_id)
+        except (TypeError, ValueError):
+            raise bad_request("chat not found") from None
+        if cid in self.migrated:
+            raise bad_request(
+                "group chat was upgraded to a supergroup chat",
+                migrate_to_chat_id=self.migrated[cid],
+            )
+        ref = self._chat_ids.get(cid)
+        chat = self.chats.get(ref) if ref is not None else None
+        if chat is None or chat.type == "dialog":
+            raise bad_request("chat not found")
+        if chat.type == "private":
+            user = self.users[chat.ref]
+            if user.blocked:
+                raise forbidden("bot was blocked by the user")
+            if not user.started:
+                raise forbidden("bot can't initiate conversation with a user")
+        elif not chat.bot_member:
+            kind = "supergroup" if chat.type == "supergroup" else "group"
+            raise forbidden(f"bot is not a member of the {kind} chat")
+        return chat
+
+    def bot_message(self, chat: Chat, message_id: Any, *, what: str = "edit") -> Message:
+        try:
+            msg = chat.messages.get(int(message_id))
+        except (TypeError, ValueError):
+            msg = None
+        if msg is None:
+            raise bad_request(f"message to {what} not found")
+        return msg
+
+    def inline_message(self, inline_message_id: str) -> Message:
+        where = self.inline_messages.get(inline_message_id)
+        if where is None:
+            raise bad_request("MESSAGE_ID_INVALID")
+        return self.chats[where[0]].messages[where[1]]
+
+    def count_flood(self, chat: Chat) -> None:
+        self.flood.hit(chat.id, chat.type == "private")
+
+    def bot_send(self, chat: Chat, **fields: Any) -> Message:
+        reply_to = fields.get("reply_to")
+        if reply_to is not None and reply_to not in chat.messages:
+            if not fields.pop("allow_without_reply", False):
+                raise bad_request("message to be replied not found")
+            fields["reply_to"] = None
+        fields.pop("allow_without_reply", None)
+        self.count_flood(chat)
+        msg = self._new_message(chat, self.bot_id, **fields)
+        self.emit("message", chat=chat.ref, message=self.message_view(msg))
+        return msg
+
+    def bot_edit(self, msg: Message, changes: dict[str, Any], *, inline: bool = False) -> Message:
+        """Apply an edit; raise 'message is not modified' when nothing would change.
+
+        The bot edits its own messages by chat and id, and messages sent via it (by a
+        person, from inline mode) only by inline_message_id."""
+        if not (msg.sender == self.bot_id or (inline and msg.via_bot)):
+            raise bad_request("message can't be edited")
+        before = (msg.content(), msg.reply_markup)
+        after_fields = {**{k: getattr(msg, k) for k in changes}, **changes}
+        probe = Message(**{**msg.__dict__, **after_fields})
+        if (probe.content(), probe.reply_markup) == before:
+            raise bad_request(NOT_MODIFIED)
+        chat = self.chats[msg.chat_ref]
+        self.count_flood(chat)
+        for key, value in changes.items():
+            setattr(msg, key, value)
+        msg.edit_date = int(time.time())
+        self.emit("edit", chat=chat.ref, message=self.message_view(msg))
+        return msg
+
+    def bot_delete(self, chat: Chat, message_id: Any) -> None:
+        msg = self.bot_message(chat, message_id, what="delete")
+        if msg.sender != self.bot_id and chat.type != "private":
+            raise bad_request("message can't be deleted")
+        del chat.messages[msg.message_id]
+        if msg.inline_message_id:
+            self.inline_messages.pop(msg.inline_message_id, None)
+        self.emit("delete", chat=chat.ref, message_id=msg.message_id)
+
+    def answer_callback(
+        self, query_id: str, text: str | None, show_alert: bool, url: str | None
+    ) -> None:
+        query = self.callback_queries.get(query_id)
+        too_old = query is None or query.answered
+        if query is not None and time.monotonic() - query.created > self.limits.callback_query_ttl:
+            too_old = True
+        if too_old or query is None:
+            raise bad_request(QUERY_TOO_OLD)
+        query.answered = True
+        self.emit(
+            "popup",
+            user=query.user,
+            chat=query.chat_ref,
+            query=query_id,
+            text=text or "",
+            show_alert=show_alert,
+            url=url,
+        )
+
+    def answer_inline(self, query_id: str, results: list[dict[str, Any]], next_offset: str) -> None:
+        iq = self.inline_queries.get(query_id)
+        if (
+            iq is None
+            or iq.answered
+            or time.monotonic() - iq.created > self.limits.inline_query_ttl
+        ):
+            raise bad_request(QUERY_TOO_OLD)
+        iq.answered, iq.results, iq.next_offset = True, results, next_offset
+        self.emit(
+            "inline_results",
+            user=iq.user,
+            chat=iq.chat_ref,
+            query=query_id,
+            results=[self.inline_result_view(r) for r in results],
+            next_offset=next_offset,
+        )
+
+    def chat_action(self, chat: Chat, action: str) -> None:
+        self.emit("action", chat=chat.ref, action=action)
+
+    # ------------------------------------------------------------------ commands
+    def scope_key(self, scope: dict[str, Any] | None) -> str:
+        scope = dict(scope or {"type": "default"})
+        if "chat_id" in scope:
+            scope["chat_id"] = self.resolve_chat(scope["chat_id"]).id
+        return json.dumps(scope, sort_keys=True)
+
+    def commands_for(self, user: User, chat: Chat) -> list[dict[str, str]]:
+        """The command menu the person sees (Telegram's scope and language fallback)."""
+        scopes: list[dict[str, Any]] = []
+        if chat.is_group:
+            scopes.append({"type": "chat_member", "chat_id": chat.id, "user_id": user.id})
+            scopes.append({"type": "chat", "chat_id": chat.id})
+            scopes.append({"type": "all_group_chats"})
+        elif chat.type == "private":
+            scopes.append({"type": "chat", "chat_id": chat.id})
+            scopes.append({"type": "all_private_chats"})
+        scopes.append({"type": "default"})
+        for scope in scopes:
+            key = json.dumps(scope, sort_keys=True)
+            for lang in (user.language_code, ""):
+                found = self.commands.get((key, lang))
+                if found:
+                    return found
+        return []
+
+    # ------------------------------------------------------------------ Bot API shapes
+    def chat_api(self, chat: Chat) -> dict[str, Any]:
+        if chat.type == "private":
+            user = self.users[chat.ref]
+            return {
+                "id": chat.id,
+                "type": "private",
+                "first_name": user.first_name,
+                "username": user.username,
+            }
+        return {"id": chat.id, "type": chat.type, "title": chat.title}
+
+    def message_api(self, msg: Message, nested: bool = True) -> dict[str, Any]:
+        chat = self.chats[msg.chat_ref]
+        sender = (
+            self.bot_api_user() if msg.sender == self.bot_id else self.users[msg.sender].to_api()
+        )
+        out: dict[str, Any] = {
+            "message_id": msg.message_id,
+            "from": sender,
+            "chat": self.chat_api(chat),
+            "date": msg.date,
+        }
+        if msg.edit_date:
+            out["edit_date"] = msg.edit_date
+        if msg.text is not None:
+            out["text"] = msg.text
+            if msg.entities:
+                out["entities"] = msg.entities
+        if msg.media is not None and msg.media_kind:
+            out[msg.media_kind] = msg.media.to_api()
+            if msg.media_kind == "animation":  # Telegram sends an animation as a document too
+                out["document"] = msg.media.to_api()
+        if msg.caption:
+            out["caption"] = msg.caption
+            if msg.caption_entities:
+                out["caption_entities"] = msg.caption_entities
+        if msg.reply_markup and "inline_keyboard" in msg.reply_markup:
+            out["reply_markup"] = msg.reply_markup
+        if msg.via_bot:
+            out["via_bot"] = self.bot_api_user()
+        if msg.reply_to is not None and nested:
+            target = chat.messages.get(msg.reply_to)
+            if target is not None:
+                out["reply_to_message"] = self.message_api(target, nested=False)
+        if msg.service:
+            out.update(msg.service)
+        return out
+
+    # ------------------------------------------------------------------ views for the page
+    def user_view(self, user: User) -> dict[str, Any]:
+        return {
+            "id": user.id,
+            "username": user.username,
+            "first_name": user.first_name,
+            "lang": user.language_code,
+            "blocked": user.blocked,
+            "started": user.started,
+        }
+
+    def chat_view(self, chat: Chat) -> dict[str, Any]:
+        return {
+            "ref": chat.ref,
+            "id": chat.id,
+            "type": chat.type,
+            "title": chat.title,
+            "members": list(chat.members),
+            "bot_member": chat.bot_member or chat.type == "private",
+            "privacy": chat.privacy,
+            "blocked": self.users[chat.ref].blocked if chat.type == "private" else False,
+        }
+
+    def chat_title_for(self, chat: Chat, user: User) -> str:
+        if chat.type == "private":
+            return self.bot_name
+        if chat.type == "dialog":
+            other = next(m for m in chat.members if m != user.id)
+            return self.users[other].first_name
+        return chat.title
+
+    def message_view(self, msg: Message) -> dict[str, Any]:
+        if msg.sender == self.bot_id:
+            sender = {"id": self.bot_id, "name": self.bot_name, "is_bot": True}
+        else:
+            u = self.users[msg.sender]
+            sender = {"id": u.id, "name": u.first_name, "username": u.username, "is_bot": False}
+        view: dict[str, Any] = {
+            "chat": msg.chat_ref,
+            "message_id": msg.message_id,
+            "from": sender,
+            "date": msg.date,
+            "text": msg.text,
+            "entities": msg.entities,
+            "caption": msg.caption,
+            "caption_entities": msg.caption_entities,
+            "buttons": (msg.reply_markup or {}).get("inline_keyboard") or [],
+            "via_bot": self.bot_username if msg.via_bot else None,
+            "reply_to": msg.reply_to,
+            "edited": msg.edit_date is not None,
+            "inline_message_id": msg.inline_message_id,
+            "service": self._service_text(msg),
+            "media": None,
+        }
+        if msg.media is not None:
+            big = msg.media.largest
+            view["media"] = {
+                "kind": msg.media_kind,
+                "file_id": big.file_id,
+                "url": f"/pg/files/{big.file_id}",
+                "width": big.width,
+                "height": big.height,
+                "file_name": msg.media.file_name,
+            }
+        return view
+
+    def _service_text(self, msg: Message) -> str | None:
+        s = msg.service
+        if not s:
+            return None
+        who = self.users[msg.sender].first_name if msg.sender in self.users else self.bot_name
+
+        def names(users: list[dict[str, Any]]) -> str:
+            return ", ".join(u["first_name"] for u in users)
+
+        if "new_chat_members" in s:
+            return f"{who} added {names(s['new_chat_members'])}"
+        if "left_chat_member" in s:
+            return f"{who} removed {s['left_chat_member']['first_name']}"
+        if "group_chat_created" in s:
+            return f"{who} created the group"
+        if "migrate_to_chat_id" in s:
+            return "The group was upgraded to a supergroup"
+        if "migrate_from_chat_id" in s:
+            return "Supergroup created from a group"
+        return json.dumps(s)
+
+    def inline_result_view(self, result: dict[str, Any]) -> dict[str, Any]:
+        kind = result.get("type", "article")
+        thumb = result.get("thumbnail_url") or result.get("photo_url")
+        stored = result.get("_stored")
+        if stored is not None:
+            thumb = f"/pg/files/{stored.largest.file_id}"
+        return {
+            "id": str(result.get("id")),
+            "type": kind,
+            "title": result.get("title") or result.get("caption") or kind,
+            "description": result.get("description", ""),
+            "thumbnail": thumb,
+        }
+
+    def new_id(self) -> int:
+        return next(self._ids)

@@ -1,0 +1,89 @@
+"""Replays: a whole game as an animated GIF, shown when a game ends.
+
+Frames are the same index images the board pictures are made of, so every frame shares the
+one palette and Pillow's GIF writer only stores the part of each frame that changed. Long
+games are sampled (always keeping the first and the last position) so the file stays well
+under Telegram's limits; the last frame is held longer.
+"""
+
+from __future__ import annotations
+
+import io
+from importlib import import_module
+from typing import Any
+
+from PIL import Image
+
+from render.common import PALETTE
+
+REPLAY_SIZE = 800  # long side of the frames unless the view asks otherwise
+MAX_FRAMES = 160  # more moves than this: frames every k-th move
+MAX_BYTES = 5_000_000
+FIRST_MS, LAST_MS = 900, 4000
+TOTAL_MS = 24_000  # about how long the moves of a replay take, whatever the game's length
+MIN_STEP_MS, MAX_STEP_MS = 120, 700
+
+
+class ReplayTooLarge(RuntimeError):
+    """Even the smallest replay we are willing to make is over the size limit."""
+
+
+def frame_plies(plies: int, cap: int) -> list[int]:
+    """Which positions (0..plies) become frames: all of them, or ``cap`` evenly spread ones
+    including the first and the last."""
+    if plies + 1 <= cap:
+        return list(range(plies + 1))
+    picked = {round(i * plies / (cap - 1)) for i in range(cap)}
+    return sorted(picked)
+
+
+def durations(n: int) -> list[int]:
+    """Milliseconds per frame: a pause on the empty board, an even pace, the end held."""
+    if n == 1:
+        return [LAST_MS]
+    step = max(MIN_STEP_MS, min(MAX_STEP_MS, TOTAL_MS // max(1, n - 2)))
+    return [FIRST_MS] + [step] * (n - 2) + [LAST_MS]
+
+
+def replay_gif(game: Any, *, view: dict[str, Any] | None = None) -> bytes:
+    """The game from its first position to now as an animated GIF (at most 5 MB).
+
+    Uses ``game.replay()``, which yields the game at each ply (one object advanced step by
+    step, so each position is drawn as soon as it is yielded)."""
+    view = dict(view or {})
+    view.setdefault("size", REPLAY_SIZE)
+    cap = MAX_FRAMES
+    while True:
+        data = _encode(game, view, cap)
+        if len(data) <= MAX_BYTES:
+            return data
+        if cap <= 8:
+            raise ReplayTooLarge(f"a {len(data)}-byte replay even with {cap} frames")
+        cap //= 2
+
+
+def _encode(game: Any, view: dict[str, Any], cap: int) -> bytes:
+    draw = import_module(f"render.{game.kind}").board_image
+    wanted = set(frame_plies(game.ply, cap))
+    frames: list[Image.Image] = []
+    for ply, state in enumerate(game.replay()):
+        if ply >= game.ply:
+            break
+        if ply in wanted:
+            frames.append(draw(state, view))
+    # The last frame is the game itself: a replay rebuilds positions from the moves, but an
+    # ending by resignation, time or agreement lives only on the real object.
+    frames.append(draw(game, view))
+    for frame in frames:
+        frame.putpalette(PALETTE.data)
+    buf = io.BytesIO()
+    frames[0].save(
+        buf,
+        "GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations(len(frames)),
+        loop=0,
+        optimize=True,
+    )
+    return buf.getvalue()

@@ -1,0 +1,269 @@
+"""Точки и квадраты: dots on squared paper (two paper squares to a box), lines in the colour
+of the player who drew them, taken boxes tinted with the owner's colour, marker and initial.
+
+The paper, grid, coordinate labels and the dots are one cached layer per board; a picture
+copies it and draws only the lines and boxes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    GRID,
+    INK,
+    MARKERS,
+    MUTED,
+    PAPER,
+    PAPER_I,
+    PLAYER,
+    PLAYER_DARK,
+    Header,
+    body_ramp,
+    body_sprite,
+    color,
+    dashed,
+    draw_header,
+    draw_text,
+    font,
+    grid_paper,
+    header_height,
+    ink,
+    make_header,
+    mix,
+    player_names,
+    png,
+    scale_of,
+    tint_lut,
+)
+from render.strings import lang_of, say
+
+BOX_ALPHA = 0.30  # how much of the owner's colour a taken box gets
+HALO = mix(PAPER, INK, 0.3)  # a pencil shadow under the last turn's lines
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Dot (r, c) of the board sits at :meth:`xy` (r from the top, c from the left)."""
+
+    width: int
+    height: int
+    u: float
+    rows: int  # boxes
+    cols: int
+    cell: int  # pixels per box side
+    ox: int  # centre of dot (0, 0)
+    oy: int
+
+    def xy(self, r: int, c: int) -> tuple[int, int]:
+        return (self.ox + c * self.cell, self.oy + r * self.cell)
+
+    @property
+    def line_width(self) -> int:
+        return max(3, round(0.07 * self.cell))
+
+    @property
+    def dot_radius(self) -> float:
+        return max(3.0, 0.085 * self.cell)
+
+
+@lru_cache(maxsize=64)
+def _layout(rows: int, cols: int, size: int) -> Layout:
+    """Labels go left of and below the board; the right and top edges only need the paper's
+    overhang, but the board stays centred across the canvas."""
+    u = size / 1280
+    pad, band = round(16 * u), round(44 * u)
+    top = header_height(u) + round(10 * u)
+    cell = round(240 * u)
+    while cell > 8:
+        side = pad + band + _overhang(cell, u)  # from the canvas edge to the outer dots
+        w = 2 * side + cols * cell
+        h = top + _overhang(cell, u) + pad + rows * cell + side
+        if max(w, h) <= size:
+            break
+        cell -= 1
+    side = pad + band + _overhang(cell, u)
+    width = max(2 * side + cols * cell, round(960 * u))
+    height = top + _overhang(cell, u) + pad + rows * cell + side
+    ox = (width - cols * cell) // 2
+    return Layout(width, height, u, rows, cols, cell, ox, top + _overhang(cell, u) + pad)
+
+
+def _overhang(cell: int, u: float) -> int:
+    """How far the squared paper reaches beyond the outer dots."""
+    return min(cell // 2, round(36 * u))
+
+
+def layout(game: Any, view: dict[str, Any] | None = None) -> Layout:
+    """The geometry of ``game``'s picture for ``view`` (tests use it to find pixels)."""
+    size, _ = scale_of(view or {})
+    return _layout(game.rows, game.cols, size)
+
+
+def _dots(mask: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The dots of a (possibly shaped) board: the corners of its boxes."""
+    found = set()
+    for r, row in enumerate(mask):
+        for c, ch in enumerate(row):
+            if ch == "#":
+                found.update(((r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)))
+    return sorted(found)
+
+
+def _dot_sprite(lay: Layout) -> Any:
+    r = lay.dot_radius
+    return body_sprite("circle", r, r, PAPER, INK, INK)
+
+
+@lru_cache(maxsize=8)
+def _paper(lay: Layout, mask: tuple[str, ...]) -> Image.Image:
+    """Paper with a grid of half-box squares, the coordinate labels and the dots."""
+    c = lay.cell
+    x0, y0 = lay.xy(0, 0)
+    x1, y1 = lay.xy(lay.rows, lay.cols)
+    m = _overhang(c, lay.u)
+    img = grid_paper(
+        (lay.width, lay.height),
+        (x0 - m, y0 - m, x1 + m, y1 + m),
+        c / 2,
+        (x0, y0),
+        max(1, round(2 * lay.u)),
+    )
+    f = font(max(10, min(round(0.3 * c), round(30 * lay.u))))
+    style = ink(MUTED)
+    gap = m + round(24 * lay.u)
+    for col in range(lay.cols + 1):
+        draw_text(img, (lay.xy(0, col)[0], y1 + gap), chr(ord("a") + col), f, style, "mm")
+    for row in range(lay.rows + 1):
+        draw_text(img, (x0 - gap, lay.xy(row, 0)[1]), str(lay.rows - row + 1), f, style, "mm")
+    dot = _dot_sprite(lay)
+    for r, col in _dots(mask):
+        dot.put(img, *lay.xy(r, col))
+    return img
+
+
+@lru_cache(maxsize=4)
+def _box_lut(player: int) -> tuple[int, ...]:
+    statics = {PAPER_I, color(GRID), *ink(MUTED).ramp, *_dot_ramp()}
+    return tint_lut(sorted(statics), PLAYER[player], BOX_ALPHA)
+
+
+def _dot_ramp() -> tuple[int, ...]:
+    return body_ramp(PAPER, INK, INK)
+
+
+# Cyrillic capitals that look like Latin ones: "В" for Вера and "B" for Bob would clash.
+_LOOKALIKE = str.maketrans("АВЕКМНОРСТХУ", "ABEKMHOPCTXY")
+
+
+def initials(names: list[str]) -> list[str]:
+    """One letter per player for the taken boxes; seat numbers when two letters clash (or
+    merely look alike)."""
+    letters = [next((ch.upper() for ch in n if ch.isalnum()), "?") for n in names]
+    if len({x.translate(_LOOKALIKE) for x in letters}) < len(letters):
+        return [str(i + 1) for i in range(len(names))]
+    return letters
+
+
+# -- drawing --------------------------------------------------------------------------------
+
+
+def board_png(game: Any, view: dict[str, Any]) -> bytes:
+    """The Dots and Boxes board as PNG bytes."""
+    return png(board_image(game, view))
+
+
+def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
+    view = view or {}
+    lang = lang_of(view)
+    lay = layout(game, view)
+    img = _paper(lay, tuple(game.mask)).copy()
+    draw = ImageDraw.Draw(img)
+    names = player_names(view, lang, game.players)
+    taken = game.taken_boxes()
+    letters = initials(names)
+    for (r, c), owner in taken.items():
+        _draw_box(img, lay, r, c, owner, letters[owner])
+    lines = game.drawn_lines()
+    w = lay.line_width
+    if view.get("labels"):
+        _draw_guides(img, draw, lay, game, lines, taken)
+    if view.get("last", True):
+        halo = color(HALO)
+        for m in game.last_turn:
+            draw.line(_ends(lay, m), fill=halo, width=round(w * 3.2))
+    for m, owner in lines.items():
+        draw.line(_ends(lay, m), fill=color(PLAYER[owner]), width=w)
+    if lines or view.get("labels"):  # the dots go back over the lines and guides
+        dot = _dot_sprite(lay)
+        for r, c in _dots(tuple(game.mask)):
+            dot.put(img, *lay.xy(r, c))
+    draw_header(img, _header(game, view, lang), lay.u)
+    return img
+
+
+def _ends(lay: Layout, m: Any) -> list[tuple[int, int]]:
+    if m.orient == "h":
+        return [lay.xy(m.r, m.c), lay.xy(m.r, m.c + 1)]
+    return [lay.xy(m.r, m.c), lay.xy(m.r + 1, m.c)]
+
+
+def _draw_box(img: Image.Image, lay: Layout, r: int, c: int, owner: int, letter: str) -> None:
+    """A taken box: tinted in the owner's colour, with the owner's marker and initial."""
+    (x0, y0), (x1, y1) = lay.xy(r, c), lay.xy(r + 1, c + 1)
+    box = (x0, y0, x1, y1)
+    img.paste(img.crop(box).point(_box_lut(owner)), box[:2])
+    bg = mix(PAPER, PLAYER[owner], BOX_ALPHA)
+    cell = lay.cell
+    f = font(max(10, round(0.42 * cell)), bold=True)
+    draw_text(img, ((x0 + x1) / 2, (y0 + y1) / 2), letter, f, ink(PLAYER_DARK[owner], bg), "mm")
+    mr = 0.085 * cell
+    sprite = body_sprite(
+        MARKERS[owner], mr, max(1.0, mr / 4), bg, PLAYER_DARK[owner], PLAYER[owner]
+    )
+    inset = 0.2 * cell
+    sprite.put(img, x0 + inset, y0 + inset)
+
+
+def _draw_guides(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    lay: Layout,
+    game: Any,
+    lines: dict[Any, int],
+    taken: dict[tuple[int, int], int],
+) -> None:
+    """What the keyboard offers: the free lines dashed, the open boxes named."""
+    fill = color(mix(PAPER, MUTED, 0.55))
+    w = max(2, lay.line_width // 3)
+    dash = lay.cell * 0.12
+    for m in game.all_lines():
+        if m not in lines:
+            a, b = _ends(lay, m)
+            dashed(draw, a, b, fill, w, dash, dash)
+    f = font(max(9, round(0.2 * lay.cell)))
+    style = ink(MUTED)
+    for r, c in game.all_boxes():
+        if (r, c) not in taken:
+            (x0, y0), (x1, y1) = lay.xy(r, c), lay.xy(r + 1, c + 1)
+            draw_text(img, ((x0 + x1) / 2, (y0 + y1) / 2), game.dot_name(r + 1, c), f, style, "mm")
+
+
+def _header(game: Any, view: dict[str, Any], lang: str) -> Header:
+    turn = game.last_turn
+    last = None
+    if turn:
+        last = game.format_move(turn[-1]) + (f" (+{len(turn) - 1})" if len(turn) > 1 else "")
+    size = game.shape or f"{game.rows}×{game.cols}"
+    return make_header(
+        game,
+        view,
+        lang,
+        title=f"{say(lang, 'game.boxes')} · {size}",
+        scores=True,
+        last=last,
+    )

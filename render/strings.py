@@ -1,0 +1,70 @@
+"""The few words pictures carry, in Russian and English.
+
+The bot translates its own messages; a picture is drawn here, so its labels live here too.
+Russian phrases avoid past-tense verbs, which would need the player's grammatical gender.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGS = ("ru", "en")
+
+WORDS: dict[str, dict[str, str]] = {
+    "ru": {
+        "game.dots": "Точки",
+        "game.boxes": "Точки и квадраты",
+        "game.sprouts": "Рассада",
+        "spots": "{n} точек",
+        "misere": "мизер",
+        "player": "Игрок {n}",
+        "move": "Ход {n}",
+        "to_move": "Ходит {name}",
+        "wins": "Победа: {name}",
+        "draw": "Ничья",
+        "how.end": "игра окончена",
+        "how.resign": "сдача: {loser}",
+        "how.time": "время вышло: {loser}",
+        "how.agreement": "по соглашению",
+        "how.stop": "после СТОП",
+        "how.ground": "заземление",
+        "stop": "СТОП: {name} ходит один",
+        "zone": "первый ход — в рамке",
+        "lives": "жизней: {n}",
+        "preview": "так?",
+    },
+    "en": {
+        "game.dots": "Dots",
+        "game.boxes": "Dots and Boxes",
+        "game.sprouts": "Sprouts",
+        "spots": "{n} spots",
+        "misere": "misère",
+        "player": "Player {n}",
+        "move": "Move {n}",
+        "to_move": "{name} to move",
+        "wins": "{name} wins",
+        "draw": "Draw",
+        "how.end": "game over",
+        "how.resign": "{loser} resigned",
+        "how.time": "{loser} ran out of time",
+        "how.agreement": "by agreement",
+        "how.stop": "after STOP",
+        "how.ground": "by grounding",
+        "stop": "STOP: {name} plays alone",
+        "zone": "first move inside the frame",
+        "lives": "lives: {n}",
+        "preview": "this one?",
+    },
+}
+
+
+def lang_of(view: dict[str, Any]) -> str:
+    """The view's language, English for anything unknown."""
+    lang = view.get("lang")
+    return lang if lang in WORDS else "en"
+
+
+def say(lang: str, key: str, **params: Any) -> str:
+    """One phrase in ``lang`` (English when the language is unknown) with its blanks filled."""
+    words = WORDS.get(lang, WORDS["en"])
+    return words[key].format(**params)

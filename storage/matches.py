@@ -1,0 +1,325 @@
+"""Match records: JSON dicts owned by the bot, written with optimistic concurrency.
+
+Storage reads only ``id``, ``status`` ("lobby" | "active" | "finished"), ``chats`` (ids of the
+chats where the match is shown) and ``v`` (the schema version). The bot's own ``version``
+counter is never read or bumped here.
+
+Each record lives in one hash ``t:m:{id}`` with fields ``d`` (the JSON), ``r`` (an internal
+revision) and ``w`` (a random tag of the write that made it). An update reads ``d`` and ``r``,
+runs the caller's function, and writes through a Lua compare-and-set on ``r``; the same script
+maintains the per-chat index of lobby and active matches, the index of lobbies and the key's
+expiry, so a reader never sees a record and its indexes disagree. Within one process, updates
+of the same match wait their turn on a local lock, so only other processes can make one retry.
+When the connection drops after the script ran but before the answer arrived, redis-py sends
+it again; the write tag recognises the repeat, so an update is applied exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import secrets
+import string
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import cast
+
+from redis import exceptions as rx
+from redis.asyncio import Redis
+
+from storage._base import backoff, guarded, is_wrong_type, load_object, text
+from storage._base import dumps as _dumps
+from storage.config import Config
+from storage.errors import (
+    Contention,
+    CorruptRecord,
+    InvalidRecord,
+    MatchExists,
+    MatchNotFound,
+)
+from storage.keys import Keys, check_int_id, check_match_id
+from storage.schema import Migrations, Record
+
+STATUSES = ("lobby", "active", "finished")
+ID_ALPHABET = string.ascii_letters + string.digits
+ID_LENGTH = 8  # 62**8 ≈ 2.2e14 ids; `create` refuses a taken one with MatchExists
+
+Updater = Callable[[Record], Record | Awaitable[Record]]
+
+# KEYS: 1 the match hash, 2 the lobby index, 3.. chat indexes (the first ARGV[8] get the match
+# added with score ARGV[7], the rest get it removed).
+# ARGV: 1 expected revision ("" = must not exist), 2 write tag, 3 JSON, 4 TTL in ms ("0" = no
+# expiry), 5 match id, 6 lobby index score ("" = not a lobby), 7 chat score, 8 chats to add.
+# Returns {1, revision} when written (or written already by this very tag), {0, revision}
+# when someone else wrote first.
+_WRITE = """
+local cur = redis.call('HMGET', KEYS[1], 'r', 'w')
+if cur[2] == ARGV[2] then return {1, cur[1]} end
+if ARGV[1] == '' then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return {0, cur[1] or ''} end
+elseif cur[1] ~= ARGV[1] then
+  return {0, cur[1] or ''}
+end
+local rev = tostring((tonumber(cur[1]) or 0) + 1)
+redis.call('HSET', KEYS[1], 'r', rev, 'w', ARGV[2], 'd', ARGV[3])
+if ARGV[4] == '0' then
+  redis.call('PERSIST', KEYS[1])
+else
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+end
+if ARGV[6] == '' then
+  redis.call('ZREM', KEYS[2], ARGV[5])
+else
+  redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
+end
+local adds = tonumber(ARGV[8])
+for i = 3, #KEYS do
+  if i - 2 <= adds then
+    redis.call('ZADD', KEYS[i], ARGV[7], ARGV[5])
+  else
+    redis.call('ZREM', KEYS[i], ARGV[5])
+  end
+end
+return {1, rev}
+"""
+
+# KEYS as in _WRITE (all chat indexes lose the match). ARGV: 1 expected revision ("*" = any,
+# for records too broken to read), 2 match id. Returns 1 when deleted.
+_DELETE = """
+if ARGV[1] ~= '*' and redis.call('HGET', KEYS[1], 'r') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+for i = 2, #KEYS do redis.call('ZREM', KEYS[i], ARGV[2]) end
+return 1
+"""
+
+
+def new_match_id() -> str:
+    """A fresh short URL-safe match id (8 characters of A-Z a-z 0-9, about 47 random bits)."""
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+
+
+def _chats_of(record: Record) -> list[int]:
+    chats = record.get("chats", [])
+    if not isinstance(chats, list):
+        raise InvalidRecord(f"chats must be a list of chat ids, not {chats!r}")
+    return list(dict.fromkeys(check_int_id("chat id", c) for c in chats))
+
+
+@dataclass(slots=True)
+class _Queue:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
+class Matches:
+    def __init__(
+        self,
+        client: Redis,
+        keys: Keys,
+        config: Config,
+        migrations: Migrations,
+        clock: Callable[[], float],
+    ) -> None:
+        self._r = client
+        self._keys = keys
+        self._config = config
+        self.migrations = migrations
+        self._clock = clock
+        self._write_script = client.register_script(_WRITE)
+        self._local: dict[str, _Queue] = {}  # this process's updates, per match
+        self._delete_script = client.register_script(_DELETE)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @guarded
+    async def get(self, match_id: str) -> Record | None:
+        """The record brought to the current schema version, or None when there is none."""
+        loaded = await self._load(match_id)
+        return None if loaded is None else loaded[1]
+
+    @guarded
+    async def ttl(self, match_id: str) -> float | None:
+        """Seconds until the record expires, or None when it never does (active matches)."""
+        ms = await self._r.pttl(self._keys.match(match_id))
+        if ms == -2:
+            raise MatchNotFound(match_id)
+        return None if ms == -1 else ms / 1000
+
+    async def _load(self, match_id: str) -> tuple[str, Record] | None:
+        key = self._keys.match(match_id)
+        try:
+            rev, data = await self._r.hmget(key, ["r", "d"])
+        except rx.ResponseError as e:
+            if is_wrong_type(e):
+                raise CorruptRecord(key, "holds a different Redis type, not a match") from e
+            raise
+        if data is None or rev is None:
+            if rev is None and data is None and not await self._r.exists(key):
+                return None
+            raise CorruptRecord(key, "a hash without the match fields")
+        record = load_object(key, data)
+        record = self.migrations.upgrade(key, record)
+        if record.get("id") != match_id:
+            raise CorruptRecord(key, f"holds the record of match {record.get('id')!r}")
+        return text(rev), record
+
+    # -- writing -----------------------------------------------------------------------------
+
+    @guarded
+    async def create(self, record: Record) -> Record:
+        """Store a new match; :class:`MatchExists` when its id is taken."""
+        if not isinstance(record, dict):
+            raise InvalidRecord("a match record is a dict")
+        match_id = check_match_id(record.get("id"))
+        self._validate(match_id, record)
+        if not await self._write(match_id, "", record, []):
+            raise MatchExists(match_id)
+        return record
+
+    @guarded
+    async def update(self, match_id: str, fn: Updater) -> Record:
+        """Apply ``fn`` to the stored record and store what it returns, atomically.
+
+        ``fn`` may run more than once (whenever someone else wrote in between) and must not
+        have side effects outside the record, nor call the store; an exception from ``fn``
+        aborts the update with nothing written and propagates. Returns the stored record.
+
+        Updates of one match from this process queue up (FIFO) instead of racing, so taps on
+        one board take turns; the compare-and-set settles races with other processes.
+        """
+        async with self._queue(match_id):
+            return await self._update(match_id, fn)
+
+    @asynccontextmanager
+    async def _queue(self, match_id: str) -> AsyncIterator[None]:
+        queue = self._local.get(match_id)
+        if queue is None:
+            queue = self._local[match_id] = _Queue()
+        queue.users += 1
+        try:
+            async with queue.lock:
+                yield
+        finally:
+            queue.users -= 1
+            if queue.users == 0:
+                del self._local[match_id]
+
+    async def _update(self, match_id: str, fn: Updater) -> Record:
+        for attempt in range(self._config.max_attempts):
+            loaded = await self._load(match_id)
+            if loaded is None:
+                raise MatchNotFound(match_id)
+            rev, record = loaded
+            old_chats = _chats_of(record)
+            new = fn(record)
+            if inspect.isawaitable(new):
+                new = await new
+            if not isinstance(new, dict):
+                raise InvalidRecord(f"the update function returned {type(new).__name__}")
+            self._validate(match_id, new)
+            if await self._write(match_id, rev, new, old_chats):
+                return new
+            await backoff(attempt)
+        raise Contention(f"match {match_id}: gave up after {self._config.max_attempts} races")
+
+    @guarded
+    async def delete(self, match_id: str) -> bool:
+        """Remove a match and its index entries; False when there was none. A record too
+        broken to read is removed too (its chat entries are dropped lazily)."""
+        key = self._keys.match(match_id)
+        for attempt in range(self._config.max_attempts):
+            try:
+                loaded = await self._load(match_id)
+            except CorruptRecord:
+                await self._delete_script(keys=[key, self._keys.lobbies], args=["*", match_id])
+                return True
+            if loaded is None:
+                return False
+            rev, record = loaded
+            chat_keys = [self._keys.chat_matches(c) for c in _chats_of(record)]
+            keys = [key, self._keys.lobbies, *chat_keys]
+            if await self._delete_script(keys=keys, args=[rev, match_id]):
+                return True
+            await backoff(attempt)
+        raise Contention(f"match {match_id}: gave up deleting after {self._config.max_attempts}")
+
+    def _validate(self, match_id: str, record: Record) -> None:
+        if record.get("id") != match_id:
+            raise InvalidRecord(f"record id {record.get('id')!r} is not {match_id!r}")
+        if record.get("status") not in STATUSES:
+            raise InvalidRecord(f"status must be one of {STATUSES}, not {record.get('status')!r}")
+        self.migrations.check_current(record)
+        _chats_of(record)
+
+    async def _write(self, match_id: str, rev: str, record: Record, old_chats: list[int]) -> bool:
+        now = self._clock()
+        status = record["status"]
+        chats = _chats_of(record)
+        shown = chats if status != "finished" else []
+        gone = [c for c in dict.fromkeys([*old_chats, *chats]) if c not in shown]
+        if status == "lobby":
+            ttl, lobby_score = self._config.lobby_ttl, repr(now)
+            chat_score = repr(now + self._config.lobby_ttl)
+        elif status == "active":
+            ttl, lobby_score, chat_score = 0.0, "", "+inf"
+        else:  # finished: out of every index, kept for a while for replays
+            ttl, lobby_score, chat_score = self._config.finished_ttl, "", "0"
+        keys = [
+            self._keys.match(match_id),
+            self._keys.lobbies,
+            *(self._keys.chat_matches(c) for c in shown),
+            *(self._keys.chat_matches(c) for c in gone),
+        ]
+        args: list[str | bytes] = [
+            rev,
+            secrets.token_hex(8),
+            _dumps(record),
+            str(max(1, round(ttl * 1000))) if ttl else "0",
+            match_id,
+            lobby_score,
+            chat_score,
+            str(len(shown)),
+        ]
+        try:
+            written, _ = await self._write_script(keys=keys, args=args)
+        except rx.ResponseError as e:
+            if is_wrong_type(e):
+                raise CorruptRecord(keys[0], "holds a different Redis type, not a match") from e
+            raise
+        return bool(written)
+
+    # -- indexes -----------------------------------------------------------------------------
+
+    @guarded
+    async def active_in_chat(self, chat_id: int) -> list[str]:
+        """Ids of the lobby and active matches shown in a chat (lobbies first)."""
+        key = self._keys.chat_matches(chat_id)
+        now = self._clock()
+        async with self._r.pipeline(transaction=False) as pipe:
+            pipe.zremrangebyscore(key, "-inf", now)  # lobbies whose record expired
+            pipe.zrangebyscore(key, f"({now!r}", "+inf")
+            _, raw = await pipe.execute()
+        return await self._present(key, [text(m) for m in raw])
+
+    @guarded
+    async def idle_lobbies(self, idle: float, limit: int = 100) -> list[str]:
+        """Lobbies nobody has written for ``idle`` seconds, oldest first, for a sweeper that
+        closes them (their records expire on their own after ``Config.lobby_ttl``)."""
+        cutoff = self._clock() - idle
+        raw = await self._r.zrangebyscore(self._keys.lobbies, "-inf", cutoff, start=0, num=limit)
+        return await self._present(self._keys.lobbies, [text(m) for m in cast(list[bytes], raw)])
+
+    async def _present(self, index: str, ids: Iterable[str]) -> list[str]:
+        """Keep the ids whose records exist; drop the others from ``index``."""
+        ids = list(ids)
+        if not ids:
+            return []
+        async with self._r.pipeline(transaction=False) as pipe:
+            for match_id in ids:
+                pipe.exists(self._keys.match(match_id))
+            found = await pipe.execute()
+        missing = [m for m, ok in zip(ids, found, strict=True) if not ok]
+        if missing:
+            await self._r.zrem(index, *missing)
+        return [m for m, ok in zip(ids, found, strict=True) if ok]

@@ -1,0 +1,79 @@
+"""The Store: one connection and the parts of the data the bot uses."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from types import TracebackType
+
+from redis import exceptions as rx
+from redis.asyncio import Redis
+
+from storage.challenges import Challenges
+from storage.chats import Chats
+from storage.config import Config
+from storage.deadlines import Deadlines
+from storage.keys import Keys
+from storage.locks import Lease, Leases
+from storage.matches import Matches
+from storage.ratings import Ratings
+from storage.schema import Migrations
+from storage.users import Users
+
+
+class Store:
+    """Everything the bot keeps, behind one Redis client. Build it with
+    :func:`storage.connect`; use it as ``async with`` or ``await store.close()``."""
+
+    def __init__(
+        self,
+        client: Redis,
+        *,
+        backend: str,
+        url: str,
+        config: Config | None = None,
+        migrations: Migrations | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.client = client  # the raw redis.asyncio client: for tests, tools and bench only
+        self.backend = backend  # "redis" or "memory"
+        self.url = url  # with any password masked
+        self.config = config or Config()
+        self.keys = Keys(self.config.prefix)
+        self.clock = clock
+        self.matches = Matches(client, self.keys, self.config, migrations or Migrations(), clock)
+        self.chats = Chats(client, self.keys, self.config)
+        self.users = Users(client, self.keys, self.config)
+        self.ratings = Ratings(client, self.keys, self.config, clock)
+        self.challenges = Challenges(client, self.keys, self.config, clock)
+        self.deadlines = Deadlines(client, self.keys, clock)
+        self.leases = Leases(client, self.keys)
+
+    def lease(self, name: str, ttl: float) -> AbstractAsyncContextManager[Lease]:
+        """``async with store.lease("ai:" + match_id, 30):`` — raises LeaseBusy when held."""
+        return self.leases.hold(name, ttl)
+
+    async def ping(self) -> bool:
+        """True when Redis answers (after the client's retries), False when it does not."""
+        try:
+            return bool(await self.client.ping())
+        except (rx.ConnectionError, rx.TimeoutError):
+            return False
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"<Store {self.url}>"

@@ -1,0 +1,110 @@
+"""Playing through the playground as a person would: read the board message, tap buttons."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from playground.client import ChatHandle, MessageView, UserHandle
+
+WAIT = 60.0
+
+
+async def message(chat: ChatHandle, message_id: int) -> MessageView:
+    for m in await chat.messages():
+        if m.message_id == message_id:
+            return m
+    raise AssertionError(f"message {message_id} is gone from {chat}")
+
+
+def version(m: MessageView) -> int | None:
+    for row in m.buttons:
+        for b in row:
+            parts = (b.callback_data or "").split(":")
+            if len(parts) >= 3 and parts[2].isdigit() and parts[0] != "N":
+                return int(parts[2])
+    return None
+
+
+def buttons(m: MessageView, op: str) -> list[tuple[int, int]]:
+    return [
+        (b.row, b.col)
+        for row in m.buttons
+        for b in row
+        if (b.callback_data or "").startswith(op + ":")
+    ]
+
+
+async def wait_message(
+    chat: ChatHandle,
+    message_id: int,
+    pred,
+    timeout: float = WAIT,  # type: ignore[no-untyped-def]
+) -> MessageView:
+    deadline = time.monotonic() + timeout
+    while True:
+        m = await message(chat, message_id)
+        if pred(m):
+            return m
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting on message {message_id}: {m.body!r}")
+        await asyncio.sleep(0.05)
+
+
+async def play_to_end(
+    players: dict[int, UserHandle],
+    chat: ChatHandle,
+    board_id: int,
+    rng: random.Random,
+    *,
+    max_taps: int = 2000,
+) -> MessageView:
+    """Tap random legal-looking buttons for whoever is to move until the keyboard disappears.
+
+    ``players`` maps a seat's Telegram user id to the handle that taps for it; the caption's
+    "to move" mention tells whose turn it is (in private games the single human always taps).
+    """
+    for _ in range(max_taps):
+        board = await message(chat, board_id)
+        if finished(board):
+            return board
+        v = version(board)
+        user = _to_move(players, board)
+        plays = buttons(board, "p")
+        if plays:
+            r, c = rng.choice(plays)
+            await user.press_button(r, c, board, settle=False)
+            await wait_message(chat, board_id, lambda m, v=v: not m.buttons or version(m) != v)
+            continue
+        steps = buttons(board, "c")
+        assert steps, f"no move and no navigation on the board: {board.button_texts}"
+        r, c = rng.choice(steps)
+        await user.press_button(r, c, board)  # keyboard-only step: wait until the bot is quiet
+    raise AssertionError("the game did not end")
+
+
+def finished(m: MessageView) -> bool:
+    """A final board: no move or navigation buttons left (only rematch/record, or none)."""
+    return not any(buttons(m, op) for op in ("p", "c"))
+
+
+def _to_move(players: dict[int, UserHandle], board: MessageView) -> UserHandle:
+    if len(players) == 1:
+        return next(iter(players.values()))
+    raw = board.raw.get("caption_entities") or board.raw.get("entities") or []
+    for e in raw:
+        uid = (e.get("user") or {}).get("id")
+        if uid in players:
+            return players[uid]
+        url = e.get("url") or ""
+        if url.startswith("tg://user?id="):
+            uid = int(url.split("=", 1)[1])
+            if uid in players:
+                return players[uid]
+    raise AssertionError(f"cannot tell whose turn it is: {board.body!r}")
+
+
+def texts(m: MessageView) -> list[str]:
+    """Every button label of a message, row by row."""
+    return [b.text for row in m.buttons for b in row]

@@ -1,0 +1,78 @@
+"""Private games against the bot, driven through the playground as a user sees them."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from tests.bot.helpers import buttons, message, play_to_end, version, wait_message
+from tests.fixtures.playground import ScenarioClient
+
+
+async def test_quick_dots_against_the_bot_is_two_taps(pg: ScenarioClient) -> None:
+    alice = await pg.user("alice", lang="en")
+    await alice.send("/new")
+    await alice.press("⚡ Dots vs bot")
+    board = await alice.private.last_message()
+    board = await wait_message(alice.private, board.message_id, lambda m: bool(m.buttons))
+    assert board.media is not None, "the board is a picture"
+    assert "Dots" in (board.caption or "") and "To move: Alice" in (board.caption or "")
+    png = await alice.private.last_photo()
+    with Image.open(io.BytesIO(png)) as im:
+        assert max(im.size) >= 640
+
+
+MENUS = {
+    "dots": ["Dots", "Small 10×10", "Next »"],
+    "boxes": ["Dots and Boxes", "3×3", "Next »"],
+}
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("kind", sorted(MENUS))
+async def test_full_private_game_against_each_level(
+    pg: ScenarioClient, kind: str, level: str
+) -> None:
+    await pg.set_limits(enabled=False)
+    alice = await pg.user("alice", lang="en")
+    await alice.send("/new")
+    for label in MENUS[kind]:
+        await alice.press(label)
+    await alice.press(f"🤖 {level.capitalize()}")
+    first = await alice.private.last_message()
+    board = await wait_message(alice.private, first.message_id, lambda m: bool(m.buttons))
+    final = await play_to_end({alice.id: alice}, alice.private, board.message_id, random.Random(1))
+    assert "wins" in (final.caption or "") or "Draw" in (final.caption or ""), final.caption
+
+
+async def test_big_boxes_board_picks_a_box_then_a_side(pg: ScenarioClient) -> None:
+    await pg.set_limits(enabled=False)
+    alice = await pg.user("alice", lang="en")
+    await alice.send("/new")
+    for label in ("Dots and Boxes", "8×8", "Next »", "🤖 Easy"):
+        await alice.press(label)
+    first = await alice.private.last_message()
+    board = await wait_message(alice.private, first.message_id, lambda m: bool(m.buttons))
+    rng = random.Random(2)
+    for _ in range(4):
+        v = version(board)
+        assert not buttons(board, "p"), "a big board shows boxes first, not every line"
+        boxes = [
+            (r, c)
+            for r, c in buttons(board, "c")
+            if (board.buttons[r][c].callback_data or "").split(":")[-1].startswith("b")
+        ]
+        r, c = rng.choice(boxes)
+        await alice.press_button(r, c, board)
+        board = await message(alice.private, board.message_id)
+        sides = buttons(board, "p")
+        assert 1 <= len(sides) <= 4, board.button_texts
+        r, c = rng.choice(sides)
+        await alice.press_button(r, c, board, settle=False)
+        board = await wait_message(
+            alice.private, board.message_id, lambda m, v=v: version(m) != v and bool(m.buttons)
+        )
+    assert "Move " in (board.caption or "")

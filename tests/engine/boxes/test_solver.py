@@ -1,0 +1,210 @@
+"""The exact solver against published values, against plain minimax, and on hand-built chain
+and loop endgames; the shipped opening table against its generator."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from engine.boxes import Game, Move
+from engine.boxes.board import board_for
+from engine.boxes.solver import Searcher, loony_value, value
+from engine.boxes.tablegen import back_up, levels
+from engine.boxes.tables import lookup, table_for
+
+from .helpers import brute_force, position
+
+# Solved values of the empty board, first player's boxes minus second's, perfect play
+# (Barker & Korf, "Solving Dots-And-Boxes", AAAI 2012, and earlier work they cite).
+SOLVED = {
+    (1, 1): -1,
+    (1, 2): 0,
+    (1, 3): -1,
+    (2, 2): 2,
+    (2, 3): -2,
+    (2, 4): 2,
+    (2, 5): -2,
+    (3, 3): -3,
+    (3, 4): 0,
+    (3, 5): -1,
+    (4, 4): 0,
+    (4, 5): 0,
+}
+
+
+def solve(game: Game) -> int:
+    """Search only: no shipped table."""
+    v = value(game, use_table=False, time_limit=None)
+    assert v is not None
+    return v
+
+
+@pytest.mark.parametrize("size", [(1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (2, 4)])
+def test_search_matches_published_values(size: tuple[int, int]) -> None:
+    rows, cols = size
+    assert solve(Game(rows, cols)) == SOLVED[size]
+    if rows != cols and rows * cols <= 6:
+        assert solve(Game(cols, rows)) == SOLVED[size]
+
+
+def test_three_by_three_from_the_shipped_table() -> None:
+    g = Game(3, 3)
+    assert value(g) == SOLVED[(3, 3)]
+    for m in g.all_lines():  # every first move loses by 3
+        child = g.copy()
+        child.play(m)
+        assert value(child) == -SOLVED[(3, 3)] == 3
+
+
+def test_value_is_none_when_out_of_budget() -> None:
+    assert value(Game(4, 4), node_limit=500) is None
+    assert value(Game(4, 4), time_limit=0.05) is None
+
+
+def test_value_rejects_more_players() -> None:
+    with pytest.raises(ValueError):
+        value(Game(2, 2, players=3))
+
+
+@pytest.mark.parametrize("mask", [("##", "##"), ("#.", "##"), ("##", "#."), ("###",)])
+def test_search_equals_plain_minimax_on_every_position(mask: tuple[str, ...]) -> None:
+    board = board_for(mask)
+    exact = brute_force(board)
+    searcher = Searcher(board)
+    for drawn in range(1 << board.nlines):
+        if drawn & ~board.full:
+            continue
+        searcher.set_position(drawn)
+        assert searcher.value() == exact(drawn), bin(drawn)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"rows": 2, "cols": 3},
+        {"mask": ["#.#", "###"]},
+        {"mask": ["##.", "###"]},
+        {"rows": 1, "cols": 5},
+    ],
+)
+def test_search_equals_plain_minimax_on_random_positions(options: dict) -> None:
+    rng = random.Random(7)
+    g0 = Game(**options)
+    exact = brute_force(g0.board)
+    searcher = Searcher(g0.board)
+    for _ in range(150):
+        g = Game(**options)
+        for _ in range(rng.randrange(len(g.all_lines()))):
+            g.play(rng.choice(g.legal_moves()))
+        searcher.set_position(g.drawn_mask)
+        v = searcher.value()
+        assert v == exact(g.drawn_mask)
+        best, lines = searcher.best_lines()
+        assert best == v and lines
+        for n in lines:  # every line it calls best is best
+            after = g.copy()
+            mover = after.turn
+            after.play(after.line_move(n))
+            k = after.scores[mover] - g.scores[mover]
+            assert (k + exact(after.drawn_mask) if k else -exact(after.drawn_mask)) == v
+
+
+def test_loony_values() -> None:
+    assert loony_value((), ()) == 0
+    assert loony_value((1,), ()) == -1
+    assert loony_value((3,), ()) == -3
+    assert loony_value((3, 3), ()) == -2  # the opponent keeps control: 1 - 2 + 3
+    assert loony_value((1, 3), ()) == 2  # give the single box, get the chain
+    assert loony_value((), (4,)) == -4
+    # Open the loop; the opponent declines all four (we take 4) and we must open the chain.
+    assert loony_value((5,), (4,)) == -1
+
+
+# -- hand-built endgames: declining the last boxes is the only winning move ------------------------
+
+
+def two_chains_opened() -> Game:
+    """2×3: two horizontal chains of three; the top one opened at its left end."""
+    undrawn = [Move("v", 0, c) for c in (1, 2, 3)] + [Move("v", 1, c) for c in range(4)]
+    return position(Game(2, 3), undrawn)
+
+
+def test_chain_endgame_all_but_two() -> None:
+    g = two_chains_opened()
+    assert solve(g) == 2
+    # Take the first box …
+    g.play(Move("v", 0, 1))
+    s = Searcher(g.board)
+    s.set_position(g.drawn_mask)
+    n_take, n_decline = g.line_number(Move("v", 0, 2)), g.line_number(Move("v", 0, 3))
+    values = s.move_values()
+    # … then hand the last two back (+1); taking them too loses (−1); nothing else wins.
+    assert values[n_decline] == 1 and values[n_take] == -1
+    assert [n for n, v in values.items() if v > 0] == [n_decline]
+    assert s.best_lines() == (1, [n_decline])
+    assert brute_force(g.board)(g.drawn_mask) == 1
+
+
+def loop_opened_with_chain() -> Game:
+    """A 2×2 loop (opened by the opponent) above a chain of five."""
+    g = Game(mask=["##...", "##...", "#####"])
+    undrawn = [Move("h", 1, 0), Move("h", 1, 1), Move("v", 1, 1)]
+    undrawn += [Move("v", 2, c) for c in range(6)]
+    return position(g, undrawn)
+
+
+def test_loop_endgame_all_but_four() -> None:
+    g = loop_opened_with_chain()
+    assert g.box_sides(0, 0) == 3 and g.box_sides(0, 1) == 3
+    s = Searcher(g.board)
+    s.set_position(g.drawn_mask)
+    values = s.move_values()
+    decline = g.line_number(Move("v", 1, 1))
+    # Taking the loop (4) and opening the chain (−5) nets −1; declining all four nets +1.
+    assert values[decline] == 1
+    assert [n for n, v in values.items() if v > 0] == [decline]
+    assert solve(g) == 1 == brute_force(g.board)(g.drawn_mask)
+
+
+def test_shaped_board_values_agree_with_minimax() -> None:
+    g = Game(mask=[".#.", "###", ".#."])
+    assert solve(g) == brute_force(g.board)(0)
+    h = Game(shape="frame")
+    outer = [Move("h", 0, c) for c in range(3)] + [Move("v", r, 0) for r in range(3)]
+    outer += [Move("h", 3, c) for c in range(3)] + [Move("v", 0, 3)]
+    for m in outer:
+        h.play(m)
+    assert solve(h) == brute_force(h.board)(h.drawn_mask)
+
+
+# -- the shipped table ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mask", "empty"), [(("###", "###", "###"), -3), (("###", "#.#", "###"), 0)]
+)
+def test_shipped_table_regenerates(mask: tuple[str, ...], empty: int) -> None:
+    table = table_for(mask)
+    assert table is not None and table.max_lines >= 5
+    board = board_for(table.mask)
+    tiers = levels(board, 3)
+    # The shallow levels are exactly the one-ply minimax of the level below …
+    for tier in tiers[:3]:
+        for drawn in tier:
+            assert table.values[drawn] == back_up(board, drawn, table.values)
+    assert set(tiers[3]) <= set(table.values)
+    # … and a sample of the deepest level agrees with a fresh search.
+    deepest = [k for k in table.values if k.bit_count() == table.max_lines]
+    searcher = Searcher(board)
+    for drawn in random.Random(4).sample(deepest, 4):
+        searcher.set_position(drawn)
+        assert searcher.value() == table.values[drawn]
+    assert lookup(board, 0) == empty
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("TETRAD_SLOW"), reason="set TETRAD_SLOW=1 (about 10 s)")
+def test_search_solves_three_by_three_without_the_table() -> None:
+    assert solve(Game(3, 3)) == -3

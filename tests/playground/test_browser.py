@@ -1,0 +1,114 @@
+"""The web page in a real headless Chromium: a person talks to the bot by clicking."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.playground import ScenarioClient
+from tests.playground.browser import PHONE, ChatPage, chromium, chromium_missing
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(chromium_missing() is not None, reason=str(chromium_missing())),
+]
+
+
+async def test_start_with_the_real_bot(pg: ScenarioClient, tmp_path: Path) -> None:
+    await pg.user("alice", lang="ru")
+    async with chromium() as browser:
+        page = await ChatPage.open(browser, pg.url, "alice")
+        try:
+            await page.open_chat("Tetrad")
+            await page.page.locator("#start-bot").click()  # the Start button of a new chat
+            answer = await page.wait_for_bot("Тетрадь")
+            assert "Точки" in await answer.inner_text()
+            await page.send("/start")
+            await page.bot_messages().nth(1).wait_for()
+        except BaseException:
+            await page.screenshot(tmp_path / "failure.png")
+            raise
+
+
+async def test_buttons_photos_and_popups(mini: ScenarioClient, tmp_path: Path) -> None:
+    """With the test-only mini bot: a picture with a keyboard, edited in place; toast; alert."""
+    await mini.user("bob")
+    async with chromium() as browser:
+        page = await ChatPage.open(browser, mini.url, "bob", viewport=PHONE)
+        try:
+            await page.open_chat("Tetrad")
+            await page.send("/board")
+            board = await page.wait_for_bot("Board: red")
+            src = await board.locator("img.photo").get_attribute("src")
+            await page.press("Blue")
+            assert await page.toast() == "You chose Blue"
+            edited = await page.wait_for_bot("Board: blue")
+            assert await edited.locator("img.photo").get_attribute("src") != src
+            assert await page.bot_messages().count() == 1  # edited in place, not re-sent
+            await page.press("Alert")
+            assert await page.alert() == "This is an alert"
+        except BaseException:
+            await page.screenshot(tmp_path / "failure.png")
+            raise
+
+
+async def test_inline_mode_and_deep_link_from_the_page(
+    mini: ScenarioClient, tmp_path: Path
+) -> None:
+    alice, bob = await mini.user("alice"), await mini.user("bob")
+    await alice.dialog(bob)
+    async with chromium() as browser:
+        page = await ChatPage.open(browser, mini.url, "alice")
+        try:
+            await page.open_chat("Bob")
+            await page.page.locator("#composer-input").fill(f"@{mini.bot_username} dots")
+            await page.page.locator(".inline-result", has_text="Play dots").click()
+            posted = page.page.locator("#messages .msg", has_text="Let's play dots!")
+            assert "via @" in await posted.inner_text()
+            await page.press("Red")
+            await (
+                page.page.locator("#messages .msg", has_text="Алиса chose Red")
+                .or_(page.page.locator("#messages .msg", has_text="Alice chose Red"))
+                .wait_for()
+            )
+            # a deep link typed into the link box opens the chat with the bot and starts it
+            await page.page.locator("#open-link").click()
+            await page.page.locator("#modal-body input").fill(
+                f"https://t.me/{mini.bot_username}?start=from_page"
+            )
+            await page.page.locator("#modal-buttons button", has_text="Open").click()
+            await page.wait_for_bot("Mini bot here: from_page")
+        except BaseException:
+            await page.screenshot(tmp_path / "failure.png")
+            raise
+
+
+async def test_a_short_game_to_the_end_in_the_browser(pg: ScenarioClient, tmp_path: Path) -> None:
+    """A person plays Dots and Boxes against the bot to the end by clicking in the page."""
+    await pg.set_limits(enabled=False)
+    await pg.user("alice", lang="en")
+    async with chromium() as browser:
+        page = await ChatPage.open(browser, pg.url, "alice", PHONE)
+        try:
+            await page.open_chat("Tetrad")
+            await page.page.locator("#start-bot").click()
+            await page.wait_for_bot("Pick a game")
+            await page.press("⚡ Boxes vs bot")
+            board = page.page.locator("#messages .msg:has(.kb)").last
+            for _ in range(40):
+                await board.locator(".kb button").first.wait_for()
+                if await board.locator(".kb button", has_text="Rematch").count():
+                    break
+                before = await board.inner_text()
+                await board.locator(".kb button", has_text=re.compile("^[━┃]$")).first.click()
+                await page.page.wait_for_function(
+                    "([el, before]) => el.innerText !== before",
+                    arg=[await board.element_handle(), before],
+                )
+            caption = await board.inner_text()
+            assert "wins" in caption or "Draw" in caption, caption
+        except BaseException:
+            await page.screenshot(tmp_path / "failure.png")
+            raise

@@ -1,0 +1,79 @@
+"""`tetrad local`: one command runs the emulator, the store and the real bot."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import aiohttp
+
+from playground import local
+from playground.client import PlaygroundClient
+from playground.server import Emulator
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_serve_runs_the_bot_against_a_demo_world(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    started: list[Emulator] = []
+    real_start = Emulator.start
+
+    async def remember(self: Emulator, host: str = "127.0.0.1", port: int = 0) -> str:
+        started.append(self)
+        return await real_start(self, host, port)
+
+    monkeypatch.setattr(Emulator, "start", remember)
+    ready = asyncio.Event()
+    task = asyncio.create_task(local.serve("127.0.0.1", 0, open_browser=False, ready=ready))
+    try:
+        await asyncio.wait_for(ready.wait(), 20)
+        url = started[0].url
+        async with aiohttp.ClientSession() as s, s.get(url + "/") as r:
+            assert r.status == 200 and "Tetrad playground" in await r.text()
+        async with PlaygroundClient(url) as pg:
+            state = await pg._get("/pg/state")
+            assert [u["username"] for u in state["users"]] == ["alice", "bob"]
+            assert any(c["title"] == "Friends" and c["bot_member"] for c in state["chats"])
+            alice = await pg.user("alice")
+            await alice.send("/start")
+            assert "Тетрадь" in ((await alice.private.last_message()).text or "")
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+def test_local_settings_default_to_the_embedded_store() -> None:
+    emulator = Emulator()
+    emulator.url = "http://127.0.0.1:1"
+    s = local.local_settings(emulator, {"WEBHOOK_URL": "https://x.example/hook"})
+    assert s.redis_url == "memory://" and s.api_url == emulator.url and s.webhook_url is None
+    s = local.local_settings(emulator, {"REDIS_URL": "redis://localhost:6400/1"})
+    assert s.redis_url == "redis://localhost:6400/1"
+
+
+def test_the_command_prints_the_url_and_stops_on_ctrl_c() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "local", "--no-browser", "--port", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert re.search(r"open http://127\.0\.0\.1:\d+/", line), line
+        assert "memory://" in line
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()

@@ -1,0 +1,97 @@
+"""Рассада pictures, drawn from a stand-in drawing with the engine's documented surface
+(tests/render/fakes.py) until the engine's own drawing lands."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+import render
+from render import sprouts
+from render.common import INK, PAPER, PLAYER
+from tests.render.fakes import Curve, Drawing, FakeSprouts, Move, Spot, random_sprouts
+from tests.render.helpers import at, count, decode
+
+
+@pytest.mark.parametrize("spots", [1, 2, 5, 12])
+@pytest.mark.parametrize("moves", [0, 3, 40])
+def test_random_positions_render(spots: int, moves: int) -> None:
+    g = random_sprouts(spots, moves, seed=spots * 100 + moves)
+    for view in ({}, {"lang": "ru", "players": ["Аня", "Боря"]}):
+        img = decode(render.board_png(g, view))
+        lay, _ = sprouts.layout(g, view)
+        assert img.size == (lay.width, lay.height)
+        assert img.width >= 960
+    if not g.over:
+        legal = g.legal_moves()
+        decode(render.board_png(g, {"preview": legal[len(legal) // 2]}))
+
+
+def _two_curves() -> FakeSprouts:
+    """Spots 1 and 2 joined by a straight curve through 3, then 1 to 2 again below it
+    through 4 (player 1's move, the newest)."""
+    g = FakeSprouts(2)
+    g.drawing = Drawing(
+        [Spot(1, 0, 0, 1), Spot(2, 10, 0, 1), Spot(3, 5, 0, 1), Spot(4, 5, 6, 1)],
+        [
+            Curve([(0, 0), (5, 0), (10, 0)]),
+            Curve([(0, 0), (2, 4), (5, 6), (8, 4), (10, 0)]),
+        ],
+    )
+    g._moves = [Move(1, 2), Move(1, 2)]
+    return g
+
+
+def test_newest_curve_is_in_the_movers_colour_older_ones_in_ink() -> None:
+    g = _two_curves()
+    _, fit = sprouts.layout(g, {})
+    img = decode(render.board_png(g, {}))
+    old = fit((2.5, 0))
+    assert at(img, *old) == INK
+    new = fit((3.5, 5.0))  # the middle of the segment (2, 4)–(5, 6)
+    assert at(img, *new) == PLAYER[1]
+    plain = decode(render.board_png(g, {"last": False}))
+    assert at(plain, *new) == INK
+
+
+def test_lives_are_arcs_round_the_spot() -> None:
+    g = FakeSprouts(1)
+    g.drawing = Drawing([Spot(1, 0, 0, 3), Spot(2, 10, 0, 2), Spot(3, 20, 0, 0)], [])
+    lay, fit = sprouts.layout(g, {})
+    img = decode(render.board_png(g, {}))
+    r = lay.spot_radius
+    ring = r + 0.28 * r + max(2.0, 0.26 * r) / 2  # the middle of the life arcs
+    pale = sprouts.mix(PAPER, sprouts.MUTED, 0.35)
+
+    def arc(spot: int, k: int) -> tuple[int, int, int]:
+        x, y = fit((10.0 * (spot - 1), 0.0))
+        a = math.radians(-90 + k * 120)
+        return at(img, x + ring * math.cos(a), y + ring * math.sin(a))
+
+    assert [arc(1, k) for k in range(3)] == [INK, INK, INK]
+    assert [arc(2, k) for k in range(3)] == [INK, INK, pale]
+    assert not {arc(3, k) for k in range(3)} & {INK, pale}  # dead: no arcs at all
+
+
+def test_preview_draws_the_candidate_dashed_in_the_choosers_colour() -> None:
+    g = random_sprouts(3, 2, seed=1)
+    lay, _ = sprouts.layout(g, {})
+    box = (0, sprouts.header_height(lay.u), lay.width, lay.height)
+    mover = PLAYER[g.turn]
+    before = count(decode(render.board_png(g, {"last": False})), mover, box)
+    legal = g.legal_moves()
+    shown = count(decode(render.board_png(g, {"preview": legal[0], "last": False})), mover, box)
+    assert shown > before + 50
+    # A move that cannot be played is not previewed; the picture still comes.
+    same = count(decode(render.board_png(g, {"preview": Move(99, 98), "last": False})), mover, box)
+    assert same == before
+
+
+def test_dashes_cut_a_line_into_pieces_of_the_asked_length() -> None:
+    pieces = sprouts._dashes([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)], 3.0, 2.0)
+    lengths = [sum(math.dist(a, b) for a, b in itertools.pairwise(p)) for p in pieces]
+    assert lengths[:-1] == pytest.approx([3.0] * (len(lengths) - 1))
+    assert sum(lengths) == pytest.approx(20 * 3 / 5, abs=3.0)
+    assert pieces[1][0] == pytest.approx((5.0, 0.0))
