@@ -1,0 +1,125 @@
+"""Playing a move on the drawing: what to route, the route, and the exact check.
+
+:func:`draw_move` is the only way the game changes its drawing. It asks the router for a
+curve at each resolution in turn and accepts the first drawing that passes every check:
+
+1. the geometry (:func:`~engine.sprouts.drawing.check_geometry`: no crossing, gaps held, the
+   new spot on no other curve);
+2. the plane structure derived from the new drawing (faces, their walks, which walk is each
+   face's outer edge, the unbounded face) equals the one the move asks for, computed from
+   the old structure and the move without looking at the new curve;
+3. the canonical key of the derived position equals that of ``position.play(move)``.
+
+Nothing unchecked is ever kept: when no attempt passes, :class:`RoutingError` is raised and
+the game is left as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.sprouts.drawing import Drawing, DrawingError, check_geometry, plane_key
+from engine.sprouts.moves import Choice
+from engine.sprouts.routing import ATTEMPTS, Params, Request, RoutingError, _Fail, route
+
+
+def request_for(drawing: Drawing, ch: Choice) -> Request:
+    """The router's view of a move."""
+    pm = ch.pmove
+    r = pm.region
+    face = drawing.faces[r]
+    (ba, ia), (bb, ib) = pm.a, pm.b
+    sa, wa_start, wa_width = drawing.corner(r, ba, ia)
+    sb, wb_start, wb_width = drawing.corner(r, bb, ib)
+    wedges = ((wa_start, wa_width), (wb_start, wb_width))
+    if ba != bb:
+        return Request("merge", sa, sb, *wedges)
+    walk_ids = face.walks
+    walk = drawing.walks[walk_ids[ba]]
+    n = len(walk.hes)
+    k = (ib - ia) % n if n else 0
+    arc1 = frozenset(walk.hes[(ia + t) % n] for t in range(k)) if n else frozenset()
+    arc2 = frozenset(walk.hes) - arc1
+    others = [i for i in range(len(walk_ids)) if i != ba]
+    piece = [drawing.walks[walk_ids[i]].piece for i in range(len(walk_ids))]
+    side1 = tuple(piece[i] for i in others if i in pm.first_side)
+    side2 = tuple(piece[i] for i in others if i not in pm.first_side)
+    frame = 0
+    if face.outer is None:
+        frame = 2 if ch.inner == 0 else 1
+    kind = "loop" if pm.a == pm.b else "split"
+    return Request(kind, sa, sb, *wedges, walk.piece, arc1, arc2, side1, side2, frame)
+
+
+def expected_key(drawing: Drawing, ch: Choice) -> tuple[Any, ...]:
+    """The plane structure the move must produce, from the old structure and the move."""
+    p = drawing.position
+    pm = ch.pmove
+    child = p.play(pm)
+    outers: list[int | None] = [None if f.outer is None else 0 for f in drawing.faces]
+    r = pm.region
+    (ba, _), (bb, _) = pm.a, pm.b
+    others = [i for i in range(len(p.regions[r])) if i not in (ba, bb)]
+    new: list[int | None]
+    if outers[r] is None:
+        new = [None] if ba != bb else ([0, None] if ch.inner == 0 else [None, 0])
+    elif ba != bb:
+        new = [0] if 0 in (ba, bb) else [1 + others.index(0)]
+    elif ba == 0:
+        new = [0, 0]
+    else:
+        first = [i for i in others if i in pm.first_side]
+        second = [i for i in others if i not in pm.first_side]
+        new = [1 + first.index(0), 0] if 0 in first else [0, 1 + second.index(0)]
+    outers = outers[:r] + new + outers[r + 1 :]
+    return plane_key(child.regions, outers)
+
+
+def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
+    """The drawing after move ``ch``, routed and checked; raises :class:`RoutingError`.
+
+    Each resolution of :data:`ATTEMPTS` is tried in turn; when none finds a curve that
+    passes the checks, the whole drawing is enlarged (which keeps its topology and gives
+    every gap more room against the fixed minimum gaps) and the resolutions are tried again.
+    """
+    req = request_for(drawing, ch)
+    want = expected_key(drawing, ch)
+    child_key = drawing.position.play(ch.pmove).canonical()
+    failures: list[str] = []
+    base = drawing
+    for grow in range(len(GROWTH) + 1):
+        if grow:
+            drawing = base.scaled(GROWTH[grow - 1])
+            if drawing.plane_key() != base.plane_key():
+                failures.append("enlarging changed the drawing")
+                break
+        for prm in ATTEMPTS:
+            new = _attempt(drawing, req, prm, failures)
+            if new is None:
+                continue
+            n = len(new.curves)
+            try:
+                check_geometry(new, [n - 2, n - 1])
+            except DrawingError as e:
+                failures.append(f"{prm.cell}: {e}")
+                continue
+            if new.plane_key() != want:
+                failures.append(f"{prm.cell}: the curve separates the wrong spots")
+                continue
+            if new.position.canonical() != child_key:
+                failures.append(f"{prm.cell}: the derived position is not the move's child")
+                continue
+            return new
+    raise RoutingError(f"could not draw {ch.move}: " + "; ".join(failures), move=str(ch.move))
+
+
+GROWTH = (1.4, 2.0)  # how much the paper is enlarged when no curve fits
+
+
+def _attempt(drawing: Drawing, req: Request, prm: Params, failures: list[str]) -> Drawing | None:
+    try:
+        r = route(drawing, req, prm)
+    except _Fail as e:
+        failures.append(f"{prm.cell}: {e}")
+        return None
+    return drawing.with_move(r.spot, r.first, r.second)
