@@ -53,17 +53,22 @@ class Params:
 
     cell: float = 4.0
     clear: float = 8.0  # blocked within this of a curve
-    spot: float = 22.0  # blocked within this of a spot
-    stub: float = 28.0  # the new curve leaves its ends straight for this long
-    frame: float = 10.0  # blocked within this of the paper's edge
-    room: float = 60.0  # each step costs 1 + room / clearance: paths keep to the middle
+    spot: float = 34.0  # blocked within this of a spot (a drawn spot with its lives is ~37)
+    stub: float = 40.0  # the new curve leaves its ends straight for this long
+    frame: float = 12.0  # blocked within this of the paper's edge
+    room: float = 30.0  # each step costs 1 + (room / clearance)²: paths keep to the middle
+    gap: float = 70.0  # the new spot wants at least this much room from other spots
     step: float = 6.0  # spacing of the final polyline
 
 
+VIA_PULL = 4.0  # the curve goes this much further (in cost) per unit of room for its spot
+
+# Generous first (a readable picture), then ever tighter down to the hard minimum gaps.
 ATTEMPTS = (
     Params(),
-    Params(cell=2.5, clear=5.0, spot=16.0, stub=20.0, frame=6.0, room=40.0),
-    Params(cell=1.5, clear=3.5, spot=13.0, stub=16.0, frame=4.0, room=25.0),
+    Params(cell=3.0, clear=6.0, spot=24.0, stub=30.0, frame=8.0, room=22.0, gap=46.0),
+    Params(cell=2.0, clear=4.0, spot=16.0, stub=20.0, frame=6.0, room=14.0, gap=28.0),
+    Params(cell=1.5, clear=3.5, spot=13.0, stub=16.0, frame=4.0, room=10.0, gap=22.0),
 )
 
 
@@ -138,18 +143,18 @@ class Grid:
         self.fd = np.minimum(fy[:, None], fx[None, :])
         spots = np.asarray([(s.x, s.y) for s in drawing.spots], dtype=float)
         self.spot_xy = spots
-        ds = np.full((self.ny, self.nx), np.inf)
-        near_spot = np.zeros((self.ny, self.nx), dtype=np.int64)
+        # distance to the nearest spot: exact from the nearest spot's cell (one transform)
+        at = np.zeros((self.ny, self.nx), dtype=np.int64)
         for s in drawing.spots:
-            d2 = np.hypot(xs[None, :] - s.x, ys[:, None] - s.y)
-            closer = d2 < ds
-            ds[closer] = d2[closer]
-            near_spot[closer] = s.number
+            at[self.cell((s.x, s.y))] = s.number
+        _, (sy, sx) = ndimage.distance_transform_edt(at == 0, return_indices=True)
+        near_spot = at[sy, sx]
+        ds = np.hypot(xs[None, :] - spots[near_spot - 1, 0], ys[:, None] - spots[near_spot - 1, 1])
         self.ds = ds
         self.near_spot = near_spot
         self.blocked = (self.dc < prm.clear) | (self.fd < prm.frame) | (ds < prm.spot)
         clearance = np.minimum.reduce([self.dc, ds - prm.spot / 2, self.fd * 1.5])
-        self.cost = 1 + prm.room / np.maximum(clearance, h)
+        self.cost = 1 + (prm.room / np.maximum(clearance, h)) ** 2
         lab, _ = ndimage.label(~self.blocked, structure=np.ones((3, 3), dtype=int))
         self.label = lab
 
@@ -313,21 +318,42 @@ class _Router:
         ea, aa, eb, ab = ea[ka], aa[ka], eb[kb], ab[kb]
         if not len(ea) or not len(eb):
             raise _Fail("an end is walled in")
-        graph = _graph(allowed, g.cost, eight=True)
-        dist, pred, _ = dijkstra(
-            graph, directed=False, indices=ea, min_only=True, return_predecessors=True
-        )
-        k = int(np.argmin(dist[eb]))
-        if not np.isfinite(dist[eb[k]]):
-            raise _Fail("no path")
-        cells = _path_to(pred, int(eb[k]))
+        cells, via = self._via(allowed, ea, eb)
         th_a = float(aa[int(np.nonzero(ea == cells[0])[0][0])])
-        th_b = float(ab[k])
+        th_b = float(ab[int(np.nonzero(eb == cells[-1])[0][0])])
         ta, tb = self._tip(req.a, th_a), self._tip(req.b, th_b)
         pts = np.stack([g.xs[np.array(cells) % g.nx], g.ys[np.array(cells) // g.nx]], axis=1)
         pts[0], pts[-1] = ta, tb
         pts = self._smooth(pts, allowed)
-        return self._finish(pts, pa, pb, ta, tb, allowed)
+        return self._finish(pts, pa, pb, ta, tb, allowed, pts[via])
+
+    def _via(self, allowed: np.ndarray, ea: np.ndarray, eb: np.ndarray) -> tuple[list[int], int]:
+        """The cheapest path from some cell of ``ea`` to some cell of ``eb`` through a cell
+        with room for the new spot, near the middle; returns the cells and the via cell's
+        index in them."""
+        g = self.g
+        graph = _graph(allowed, g.cost, eight=True)
+        da, pa, _ = dijkstra(
+            graph, directed=False, indices=ea, min_only=True, return_predecessors=True
+        )
+        db, pb, _ = dijkstra(
+            graph, directed=False, indices=eb, min_only=True, return_predecessors=True
+        )
+        ok = np.isfinite(da) & np.isfinite(db)
+        if not ok.any():
+            raise _Fail("no path")
+        room = np.minimum.reduce([g.dc + self.prm.gap - self.prm.spot, g.ds, g.fd * 2]).ravel()
+        with np.errstate(invalid="ignore"):
+            score = da + db + 0.5 * np.abs(da - db) - VIA_PULL * np.minimum(room, 2 * self.prm.gap)
+        score[~ok] = np.inf
+        for v in np.argsort(score)[:40]:
+            if not np.isfinite(score[v]):
+                break
+            one = _path_to(pa, int(v))
+            two = _path_to(pb, int(v))[::-1]
+            if len(set(one) & set(two)) == 1:
+                return one + two[1:], len(one) - 1
+        raise _Fail("no path")
 
     def _loop(self) -> Route:
         """A loop: out of the spot and back on either side of a bubble of room (and of
@@ -353,17 +379,13 @@ class _Router:
         allowed = self.face & ~virtual
         if not (allowed[ca] and allowed[cb]):
             raise _Fail("an end is walled in")
-        graph = _graph(allowed, g.cost, eight=True)
-        src = ca[0] * g.nx + ca[1]
-        dst = cb[0] * g.nx + cb[1]
-        dist, pred = dijkstra(graph, directed=False, indices=src, return_predecessors=True)
-        if not np.isfinite(dist[dst]):
-            raise _Fail("no path")
-        cells = _path_to(pred, dst)
+        src = np.array([ca[0] * g.nx + ca[1]])
+        dst = np.array([cb[0] * g.nx + cb[1]])
+        cells, via = self._via(allowed, src, dst)
         pts = np.stack([g.xs[np.array(cells) % g.nx], g.ys[np.array(cells) // g.nx]], axis=1)
         pts[0], pts[-1] = ta, tb
         pts = self._smooth(pts, allowed)
-        return self._finish(pts, pa, pa, ta, tb, allowed)
+        return self._finish(pts, pa, pa, ta, tb, allowed, pts[via])
 
     def _exits(self, spot: int, wedge: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
         """Free cells about one stub's length from the spot inside its wedge, away from its
@@ -568,6 +590,7 @@ class _Router:
         ta: Point,
         tb: Point,
         allowed: np.ndarray,
+        near: np.ndarray,
     ) -> Route:
         g, prm = self.g, self.prm
         body = _resample(pts, prm.step)
@@ -586,8 +609,9 @@ class _Router:
             sp = g.spot_xy[others]
             spot_room = np.min(np.hypot(*(line[:, None, :] - sp[None, :, :]).T), axis=0)
         own = np.minimum(np.hypot(*(line - pa).T), np.hypot(*(line - pb).T))
-        room = np.minimum.reduce([g.dc[j, i] - 2, spot_room - 2 * prm.spot, own - prm.stub])
-        score = np.minimum(room, 40) - 0.1 * np.abs(arc - total / 2)
+        room = np.minimum.reduce([g.dc[j, i] - 2, spot_room - prm.gap + prm.stub, own - prm.stub])
+        k_near = int(np.argmin(np.hypot(*(line - near).T)))
+        score = np.minimum(room, 40) - 0.1 * np.abs(arc - arc[k_near])
         order = np.argsort(-score)
         for k in order[:60]:
             s = arc[k]
