@@ -32,8 +32,13 @@ def request_for(drawing: Drawing, ch: Choice) -> Request:
     sa, wa_start, wa_width = drawing.corner(r, ba, ia)
     sb, wb_start, wb_width = drawing.corner(r, bb, ib)
     wedges = ((wa_start, wa_width), (wb_start, wb_width))
+    box = None
+    if face.outer is not None:
+        poly = drawing.walk_polygon(face.outer)
+        (x0, y0), (x1, y1) = poly.min(axis=0), poly.max(axis=0)
+        box = (float(x0), float(y0), float(x1), float(y1))
     if ba != bb:
-        return Request("merge", sa, sb, *wedges)
+        return Request("merge", sa, sb, *wedges, box=box)
     walk_ids = face.walks
     walk = drawing.walks[walk_ids[ba]]
     n = len(walk.hes)
@@ -48,7 +53,7 @@ def request_for(drawing: Drawing, ch: Choice) -> Request:
     if face.outer is None:
         frame = 2 if ch.inner == 0 else 1
     kind = "loop" if pm.a == pm.b else "split"
-    return Request(kind, sa, sb, *wedges, walk.piece, arc1, arc2, side1, side2, frame)
+    return Request(kind, sa, sb, *wedges, walk.piece, arc1, arc2, side1, side2, frame, box)
 
 
 def expected_key(drawing: Drawing, ch: Choice) -> tuple[Any, ...]:
@@ -82,7 +87,6 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
     passes the checks, the whole drawing is enlarged (which keeps its topology and gives
     every gap more room against the fixed minimum gaps) and the resolutions are tried again.
     """
-    req = request_for(drawing, ch)
     want = expected_key(drawing, ch)
     child_key = drawing.position.play(ch.pmove).canonical()
     failures: list[str] = []
@@ -93,6 +97,7 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
             if drawing.plane_key() != base.plane_key():
                 failures.append("enlarging changed the drawing")
                 break
+        req = request_for(drawing, ch)
         for prm in ATTEMPTS:
             new = _attempt(drawing, req, prm, failures)
             if new is None:
@@ -113,7 +118,9 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
     raise RoutingError(f"could not draw {ch.move}: " + "; ".join(failures), move=str(ch.move))
 
 
-GROWTH = (1.4, 2.0)  # how much the paper is enlarged when no curve fits
+# How much the paper is enlarged, step by step, when no curve fits: any move fits at last,
+# but the gaps of a drawing enlarged a lot look thin next to its spots (see README).
+GROWTH = (1.5, 2.25, 3.4, 5.0, 7.6)
 
 
 def _attempt(drawing: Drawing, req: Request, prm: Params, failures: list[str]) -> Drawing | None:

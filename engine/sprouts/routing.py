@@ -95,6 +95,7 @@ class Request:
     side1: tuple[int, ...] = ()
     side2: tuple[int, ...] = ()
     frame_side: int = 0
+    box: tuple[float, float, float, float] | None = None  # a bounded face's extent
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,29 +115,39 @@ class _Fail(Exception):
 class Grid:
     """The rasterised drawing at one resolution."""
 
-    def __init__(self, drawing: Drawing, prm: Params) -> None:
+    def __init__(
+        self,
+        drawing: Drawing,
+        prm: Params,
+        window: tuple[float, float, float, float] | None = None,
+    ) -> None:
         self.d = drawing
         self.prm = prm
         h = prm.cell
         self.h = h
-        self.nx = math.ceil(drawing.width / h)
-        self.ny = math.ceil(drawing.height / h)
+        x0, y0, x1, y1 = window or (0.0, 0.0, drawing.width, drawing.height)
+        x0, y0 = max(0.0, math.floor(x0 / h) * h), max(0.0, math.floor(y0 / h) * h)
+        x1, y1 = min(drawing.width, x1), min(drawing.height, y1)
+        self.x0, self.y0 = x0, y0
+        self.x1, self.y1 = x1, y1
+        self.nx = max(1, math.ceil((x1 - x0) / h))
+        self.ny = max(1, math.ceil((y1 - y0) / h))
         img = Image.new("I", (self.nx, self.ny), 0)
         draw = ImageDraw.Draw(img)
         for e, pts in enumerate(drawing.arrays):
-            xy = [(float(x) / h - 0.5, float(y) / h - 0.5) for x, y in pts]
+            xy = [((float(x) - x0) / h - 0.5, (float(y) - y0) / h - 0.5) for x, y in pts]
             draw.line(xy, fill=e + 1, width=1)
         for s in drawing.spots:
             if not drawing.rotation[s.number]:
-                draw.point((s.x / h - 0.5, s.y / h - 0.5), fill=ISOLATED + s.number)
+                draw.point(((s.x - x0) / h - 0.5, (s.y - y0) / h - 0.5), fill=ISOLATED + s.number)
         owner = np.asarray(img, dtype=np.int64)
         self.owner = owner
         dist, (iy, ix) = ndimage.distance_transform_edt(owner == 0, return_indices=True)
         self.dc = dist * h
         self.near = owner[iy, ix]
         self.near_y, self.near_x = iy, ix
-        xs = (np.arange(self.nx) + 0.5) * h
-        ys = (np.arange(self.ny) + 0.5) * h
+        xs = x0 + (np.arange(self.nx) + 0.5) * h
+        ys = y0 + (np.arange(self.ny) + 0.5) * h
         self.xs, self.ys = xs, ys
         fx = np.minimum(xs, drawing.width - xs)
         fy = np.minimum(ys, drawing.height - ys)
@@ -146,7 +157,8 @@ class Grid:
         # distance to the nearest spot: exact from the nearest spot's cell (one transform)
         at = np.zeros((self.ny, self.nx), dtype=np.int64)
         for s in drawing.spots:
-            at[self.cell((s.x, s.y))] = s.number
+            if x0 <= s.x < x0 + self.nx * h and y0 <= s.y < y0 + self.ny * h:
+                at[self.cell((s.x, s.y))] = s.number
         _, (sy, sx) = ndimage.distance_transform_edt(at == 0, return_indices=True)
         near_spot = at[sy, sx]
         ds = np.hypot(xs[None, :] - spots[near_spot - 1, 0], ys[:, None] - spots[near_spot - 1, 1])
@@ -160,9 +172,18 @@ class Grid:
 
     def cell(self, p: Point | np.ndarray) -> tuple[int, int]:
         """(row, column) of the cell holding ``p``, clamped to the grid."""
-        i = min(max(int(p[0] / self.h), 0), self.nx - 1)
-        j = min(max(int(p[1] / self.h), 0), self.ny - 1)
+        i = min(max(int((p[0] - self.x0) / self.h), 0), self.nx - 1)
+        j = min(max(int((p[1] - self.y0) / self.h), 0), self.ny - 1)
         return j, i
+
+    def cells(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, columns) of the cells holding each point, clamped to the grid."""
+        i = np.clip(((pts[:, 0] - self.x0) / self.h).astype(int), 0, self.nx - 1)
+        j = np.clip(((pts[:, 1] - self.y0) / self.h).astype(int), 0, self.ny - 1)
+        return j, i
+
+    def holds(self, p: Point) -> bool:
+        return self.x0 < p[0] < self.x1 and self.y0 < p[1] < self.y1
 
     def owner_piece(self) -> np.ndarray:
         """For every cell, the piece of the nearest curve or isolated spot (-1 for none)."""
@@ -234,7 +255,12 @@ def _dilate4(mask: np.ndarray) -> np.ndarray:
 
 def route(drawing: Drawing, req: Request, prm: Params) -> Route:
     """One attempt at one resolution; raises :class:`_Fail` when it finds no way."""
-    g = Grid(drawing, prm)
+    window = None
+    if req.box is not None:
+        x0, y0, x1, y1 = req.box
+        m = prm.spot + 2 * prm.cell  # spots further out cannot reach into the face
+        window = (x0 - m, y0 - m, x1 + m, y1 + m)
+    g = Grid(drawing, prm, window)
     return _Router(g, req).run()
 
 
@@ -263,7 +289,7 @@ class _Router:
             t = margin + (width - 2 * margin) * k / n
             th = start + t
             tip = (x + self.prm.stub * math.cos(th), y + self.prm.stub * math.sin(th))
-            if not (0 < tip[0] < g.d.width and 0 < tip[1] < g.d.height):
+            if not g.holds(tip):
                 continue
             j, i = g.cell(tip)
             if g.blocked[j, i]:
@@ -282,7 +308,7 @@ class _Router:
         step = g.h
         for k in range(1, 60):
             q = (tip[0] + k * step * math.cos(th), tip[1] + k * step * math.sin(th))
-            if not (0 < q[0] < g.d.width and 0 < q[1] < g.d.height):
+            if not g.holds(q):
                 return k * step
             j, i = g.cell(q)
             if g.blocked[j, i]:
@@ -432,22 +458,20 @@ class _Router:
             d0 = prm.spot + rho + 3 * g.h
             c = (x + d0 * ux, y + d0 * uy)
             j, i = g.cell(c)
-            inside = 0 < c[0] < g.d.width and 0 < c[1] < g.d.height
-            if inside and free[j, i] and room[j, i] >= rho + 2 * g.h:
+            if g.holds(c) and free[j, i] and room[j, i] >= rho + 2 * g.h:
                 best = (rho, d0)
                 break
         if best is None:
             raise _Fail("no room for the loop")
         rho, d0 = best
-        yy, xx = np.mgrid[0 : g.ny, 0 : g.nx]
-        cx, cy = (x + d0 * ux) / g.h - 0.5, (y + d0 * uy) / g.h - 0.5
+        cx, cy = x + d0 * ux, y + d0 * uy
         if rho > 0:
-            out |= np.hypot(xx - cx, yy - cy) <= rho / g.h
+            out |= np.hypot(g.xs[None, :] - cx, g.ys[:, None] - cy) <= rho
         ray = np.zeros_like(out)
         for k in np.arange(0.0, d0 + g.h, g.h / 2):
             ray[g.cell((x + k * ux, y + k * uy))] = True
         out |= _dilate4(ray)  # 4-connected: no 8-connected path slips through it
-        out &= free | (np.hypot(xx * g.h + g.h / 2 - x, yy * g.h + g.h / 2 - y) < prm.spot)
+        out &= free | (np.hypot(g.xs[None, :] - x, g.ys[:, None] - y) < prm.spot)
         self.anchor1 = out.copy()
         return out & free
 
@@ -576,8 +600,7 @@ class _Router:
         for _ in range(40):
             q = p.copy()
             q[1:-1] = 0.5 * p[1:-1] + 0.25 * (p[:-2] + p[2:])
-            i = np.clip((q[1:-1, 0] / g.h).astype(int), 0, g.nx - 1)
-            j = np.clip((q[1:-1, 1] / g.h).astype(int), 0, g.ny - 1)
+            j, i = g.cells(q[1:-1])
             ok = allowed[j, i]
             p[1:-1][ok] = q[1:-1][ok]
         return p
@@ -598,10 +621,8 @@ class _Router:
         stub_b = _resample(np.array([tb, pb]), prm.step)
         line = np.concatenate([stub_a[:-1], body, stub_b[1:]])
         arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(line, axis=0).T))])
-        total = arc[-1]
         lo_arc, hi_arc = arc[len(stub_a) - 1], arc[len(line) - len(stub_b)]
-        i = np.clip((line[:, 0] / g.h).astype(int), 0, g.nx - 1)
-        j = np.clip((line[:, 1] / g.h).astype(int), 0, g.ny - 1)
+        j, i = g.cells(line)
         others = np.ones(len(g.spot_xy), dtype=bool)
         others[[self.req.a - 1, self.req.b - 1]] = False
         spot_room = np.full(len(line), np.inf)
@@ -639,8 +660,7 @@ class _Router:
         g = self.g
         d = np.minimum(np.hypot(*(line - line[0]).T), np.hypot(*(line - line[-1]).T))
         body = line[d > self.prm.stub - 1]
-        i = np.clip((body[:, 0] / g.h).astype(int), 0, g.nx - 1)
-        j = np.clip((body[:, 1] / g.h).astype(int), 0, g.ny - 1)
+        j, i = g.cells(body)
         return bool(np.all(self.face[j, i] & ~g.blocked[j, i]))
 
 
