@@ -29,6 +29,7 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from engine.core import EngineError
 from engine.sprouts.position import Position
@@ -415,15 +416,12 @@ def check_geometry(drawing: Drawing, new: Iterable[int] | None = None) -> None:
     segs, owner, first, last = _segments(drawing)
     is_new = np.isin(owner, new_set)
     a_idx = np.nonzero(is_new)[0]
-    p0, p1 = segs[a_idx, 0], segs[a_idx, 1]
-    q0, q1 = segs[:, 0], segs[:, 1]
-    lo_p, hi_p = np.minimum(p0, p1), np.maximum(p0, p1)
-    lo_q, hi_q = np.minimum(q0, q1), np.maximum(q0, q1)
-    near = np.all(lo_p[:, None, :] <= hi_q[None, :, :] + MIN_GAP, axis=2) & np.all(
-        lo_q[None, :, :] <= hi_p[:, None, :] + MIN_GAP, axis=2
-    )
-    ii, jj = np.nonzero(near)
-    gi = a_idx[ii]
+    mids = (segs[:, 0] + segs[:, 1]) / 2
+    halves = np.hypot(*(segs[:, 1] - segs[:, 0]).T) / 2
+    reach = float(halves.max()) + float(halves[a_idx].max()) + MIN_GAP
+    lists = cKDTree(mids).query_ball_point(mids[a_idx], reach)
+    gi = np.repeat(a_idx, [len(v) for v in lists])
+    jj = np.fromiter((j for v in lists for j in v), dtype=np.int64, count=len(gi))
     # Each unordered pair once: drop (new, new) pairs seen from the other side.
     keep = ~(is_new[jj] & (jj <= gi))
     gi, jj = gi[keep], jj[keep]
@@ -460,18 +458,30 @@ def _stub_runs(drawing: Drawing) -> list[int]:
     """For each half-edge, how many of its first segments run straight out of its spot."""
     cached = drawing.__dict__.get("_stub_runs")
     if cached is None:
-        cached = []
-        for he in range(2 * len(drawing.curves)):
-            pts = drawing.he_points(he)
-            v = pts[1:] - pts[0]
-            u = v[0] / np.hypot(*v[0])
-            off = np.abs(v[:, 0] * u[1] - v[:, 1] * u[0])
-            along = v @ u
-            ok = (off <= STRAIGHT_TOL) & (np.diff(np.concatenate([[0.0], along])) > 0)
-            k = int(np.argmin(ok)) if not np.all(ok) else len(ok)
-            cached.append(k)
+        cached = [_straight_run(drawing.he_points(he)) for he in range(2 * len(drawing.curves))]
         drawing.__dict__["_stub_runs"] = cached
     return cached
+
+
+def _straight_run(pts: np.ndarray) -> int:
+    """How many segments from ``pts[0]`` lie on one straight line out of it (judged against
+    the line to the furthest of them, so rounding near the spot does not tilt it)."""
+    v = pts[1:] - pts[0]
+    best = 1
+    for k in range(1, min(len(v), 40)):
+        u = v[k]
+        norm = float(np.hypot(*u))
+        if norm == 0:
+            break
+        u = u / norm
+        w = v[: k + 1]
+        off = np.abs(w[:, 0] * u[1] - w[:, 1] * u[0])
+        along = w @ u
+        if np.all(off <= STRAIGHT_TOL) and np.all(np.diff(along) > 0) and along[0] > 0:
+            best = k + 1
+        else:
+            break
+    return best
 
 
 def _in_stub(

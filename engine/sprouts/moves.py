@@ -140,8 +140,11 @@ def _enumerate(drawing: Drawing) -> list[Choice]:
     p = drawing.position
     faces = drawing.faces
     lives = {s.number: s.lives for s in drawing.spots}
-    region_spots = [[frozenset(drawing.walks[w].spots) for w in face.walks] for face in faces]
-    face_all = [frozenset().union(*bs) if bs else frozenset() for bs in region_spots]
+    # spot sets as bit masks (bit s for spot s); a spot lies on one boundary of a region
+    masks = [[_mask(drawing.walks[w].spots) for w in face.walks] for face in faces]
+    face_all = [_or(ms) for ms in masks]
+    corner_names: dict[tuple[int, int, int], int | None] = {}
+    walk_parts: dict[tuple[int, int, int, int], tuple[int, int]] = {}
     raw: list[tuple[Any, ...]] = []
     for pm in p.moves():
         r = pm.region
@@ -149,49 +152,51 @@ def _enumerate(drawing: Drawing) -> list[Choice]:
         (ba, ia), (bb, ib) = pm.a, pm.b
         sa, sb = region[ba][ia], region[bb][ib]
         bounded = faces[r].outer is not None
-        if ba != bb:
-            variants: list[int | None] = [None]
-            parts: tuple[frozenset[int], frozenset[int]] | None = None
-        else:
+        inside = 0
+        turn = None
+        one = two = 0
+        variants: tuple[int | None, ...] = (None,)
+        if ba == bb:
             loop = pm.a == pm.b
-            walk = region[ba]
-            wa = walk[ia:] + walk[:ia]
-            k = (ib - ia) % len(walk)
-            others = [i for i in range(len(region)) if i != ba]
-            one = frozenset(wa[: k + 1]).union(
-                *(region_spots[r][i] for i in others if i in pm.first_side)
-            )
-            two = frozenset((*wa[k:], sa)).union(
-                *(region_spots[r][i] for i in others if i not in pm.first_side)
-            )
-            parts = (one, two)
+            key = (r, ba, ia, ib)
+            parts = walk_parts.get(key)
+            if parts is None:
+                walk = region[ba]
+                wa = walk[ia:] + walk[:ia]
+                k = (ib - ia) % len(walk)
+                parts = (_mask(wa[: k + 1]), _mask((*wa[k:], sa)))
+                walk_parts[key] = parts
+            side = 0
+            for i in pm.first_side:
+                side |= masks[r][i]
+            rest = face_all[r] & ~masks[r][ba] & ~side
+            one, two = parts[0] | side, parts[1] | rest
             fresh = loop and lives[sa] == 3
             if not bounded:
-                variants = [0] if fresh else [0, 1]
+                variants = (0,) if fresh else (0, 1)
             elif ba == 0:
-                variants = [0 if (loop or sa < sb) else 1]
+                variants = (0 if (loop or sa < sb) else 1,)
             elif 0 in pm.first_side:
-                variants = [] if fresh else [1]  # a fresh loop's two readings: keep one
+                variants = () if fresh else (1,)  # a fresh loop's two readings: keep one
             else:
-                variants = [0]
+                variants = (0,)
+        ca = _corner(corner_names, region, r, ba, ia, sa, lives)
+        cb = _corner(corner_names, region, r, bb, ib, sb, lives)
         for inner in variants:
-            inside = frozenset()
-            turn = None
-            if parts is not None and inner is not None:
-                inside = parts[inner] - parts[1 - inner] - {sa, sb}
+            if inner is not None:
+                mine, other = (one, two) if inner == 0 else (two, one)
+                inside = mine & ~other & ~(1 << sa) & ~(1 << sb)
                 if sa != sb and not (bounded and ba == 0):
                     turn = "ccw" if (inner == 0) == (sa < sb) else "cw"
-            ca = _corner_name(region, ba, ia, sa, lives)
-            cb = _corner_name(region, bb, ib, sb, lives)
-            if sa > sb:
-                sa2, sb2, ca, cb = sb, sa, cb, ca
+            if sa <= sb:
+                raw.append((sa, sb, r, ca, cb, inside, turn, pm, inner))
             else:
-                sa2, sb2 = sa, sb
-            raw.append((sa2, sb2, r, ca, cb, inside, turn, pm, inner))
+                raw.append((sb, sa, r, cb, ca, inside, turn, pm, inner))
     # Qualifiers only where the pair needs them.
     groups: dict[tuple[int, int], list[tuple[Any, ...]]] = defaultdict(list)
     for item in raw:
         groups[(item[0], item[1])].append(item)
+    spots_of: dict[int, tuple[int, ...]] = {}
     out: list[Choice] = []
     for (sa, sb), items in sorted(groups.items()):
         face_set = sorted({it[2] for it in items})
@@ -199,7 +204,7 @@ def _enumerate(drawing: Drawing) -> list[Choice]:
         by_face: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
         for it in items:
             by_face[it[2]].append(it)
-        built: list[tuple[Move, tuple[Any, ...]]] = []
+        built: list[tuple[tuple[Any, ...], Move, tuple[Any, ...]]] = []
         for r in face_set:
             its = by_face[r]
             need_ca = len({it[3] for it in its}) > 1
@@ -207,25 +212,66 @@ def _enumerate(drawing: Drawing) -> list[Choice]:
             region = names[r] if len(face_set) > 1 else None
             keyed: dict[tuple[Any, ...], list[tuple[Any, ...]]] = defaultdict(list)
             for it in its:
-                ca = it[3] if need_ca else None
-                cb = it[4] if need_cb else None
-                keyed[(ca, cb, tuple(sorted(it[5])))].append(it)
+                keyed[(it[3] if need_ca else None, it[4] if need_cb else None, it[5])].append(it)
             for (ca, cb, inside), same in keyed.items():
                 need_turn = len(same) > 1 and len({it[6] for it in same}) == len(same)
+                spots = spots_of.get(inside)
+                if spots is None:
+                    spots = spots_of[inside] = _spots(inside)
                 for k, it in enumerate(same):
                     turn = it[6] if need_turn else None
                     variant = k + 1 if len(same) > 1 and not need_turn else None
-                    built.append((Move(sa, sb, inside, region, ca, cb, turn, variant), it))
-        built.sort(key=lambda mi: _order(mi[0], mi[1]))
-        for m, it in built:
+                    m = Move(sa, sb, spots, region, ca, cb, turn, variant)
+                    order = (r, ca or 0, cb or 0, len(spots), spots, turn or "", variant or 0)
+                    built.append((order, m, it))
+        built.sort(key=lambda b: b[0])
+        reach_of: dict[int, tuple[int, ...]] = {}
+        for _, m, it in built:
             r = it[2]
-            reach = tuple(sorted(s for s in face_all[r] if lives[s] > 0 and s not in (sa, sb)))
-            out.append(Choice(m, it[7], it[8], r, it[5], reach))
+            reach = reach_of.get(r)
+            if reach is None:
+                live = face_all[r] & ~(1 << sa) & ~(1 << sb)
+                reach = reach_of[r] = tuple(s for s in _spots(live) if lives[s] > 0)
+            out.append(Choice(m, it[7], it[8], r, frozenset(m.inside), reach))
     return out
 
 
-def _order(m: Move, it: tuple[Any, ...]) -> tuple[Any, ...]:
-    return (it[2], m.corner_a or 0, m.corner_b or 0, len(m.inside), m.inside, m.turn or "")
+def _mask(spots: Any) -> int:
+    m = 0
+    for s in spots:
+        m |= 1 << s
+    return m
+
+
+def _or(ms: list[int]) -> int:
+    out = 0
+    for m in ms:
+        out |= m
+    return out
+
+
+def _spots(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
+def _corner(
+    cache: dict[tuple[int, int, int], int | None],
+    region: tuple[tuple[int, ...], ...],
+    r: int,
+    bi: int,
+    i: int,
+    spot: int,
+    lives: dict[int, int],
+) -> int | None:
+    key = (r, bi, i)
+    if key not in cache:
+        cache[key] = _corner_name(region, bi, i, spot, lives)
+    return cache[key]
 
 
 def _corner_name(
@@ -241,7 +287,7 @@ def _corner_name(
 
 def _region_names(
     face_set: list[int],
-    face_all: list[frozenset[int]],
+    face_all: list[int],
     faces: list[Any],
     lives: dict[int, int],
     sa: int,
@@ -252,8 +298,8 @@ def _region_names(
     names: dict[int, str] = {}
     nameless = []
     for r in face_set:
-        rest = frozenset().union(*(face_all[q] for q in face_set if q != r))
-        own = face_all[r] - rest - {sa, sb}
+        rest = _or([face_all[q] for q in face_set if q != r])
+        own = _spots(face_all[r] & ~rest & ~(1 << sa) & ~(1 << sb))
         live = [s for s in own if lives[s] > 0]
         if live or own:
             names[r] = str(min(live or own))

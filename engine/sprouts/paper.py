@@ -94,6 +94,11 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
     for grow in range(len(GROWTH) + 1):
         if grow:
             drawing = base.scaled(GROWTH[grow - 1])
+            try:
+                check_geometry(drawing)
+            except DrawingError as e:
+                failures.append(f"enlarged: {e}")
+                continue
             if drawing.plane_key() != base.plane_key():
                 failures.append("enlarging changed the drawing")
                 break

@@ -61,6 +61,7 @@ class Params:
     step: float = 6.0  # spacing of the final polyline
 
 
+MIN_SPOT_ANGLE = math.radians(75)  # the new spot's two stubs are at least this far apart
 VIA_PULL = 4.0  # the curve goes this much further (in cost) per unit of room for its spot
 
 # Generous first (a readable picture), then ever tighter down to the hard minimum gaps.
@@ -458,7 +459,7 @@ class _Router:
             d0 = prm.spot + rho + 3 * g.h
             c = (x + d0 * ux, y + d0 * uy)
             j, i = g.cell(c)
-            if g.holds(c) and free[j, i] and room[j, i] >= rho + 2 * g.h:
+            if g.holds(c) and free[j, i] and (rho == 0 or room[j, i] >= rho + 4 * g.h):
                 best = (rho, d0)
                 break
         if best is None:
@@ -700,8 +701,12 @@ def _straighten(
         return np.array([np.interp(t, arc, line[:, 0]), np.interp(t, arc, line[:, 1])])
 
     c, p0, p1 = at(s), at(s - half), at(s + half)
-    if min(np.hypot(*(c - p0)), np.hypot(*(c - p1))) < STUB + 1:
+    u, v = p0 - c, p1 - c
+    nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
+    if min(nu, nv) < STUB + 1:
         return None
+    if float(u @ v) / (nu * nv) > math.cos(MIN_SPOT_ANGLE):
+        return None  # the two stubs of the new spot would leave it too narrow a corner
     before = line[arc < s - half - step / 2]
     after = line[arc > s + half + step / 2]
     left = _resample(np.array([p0, c]), step)
