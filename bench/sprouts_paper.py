@@ -1,0 +1,119 @@
+"""Sprouts on paper: ``python -m bench.sprouts_paper``.
+
+Prints, per number of spots, the time ``Game.play`` takes per move (routing, the exact
+check, the next move table) along random games, how often the paper had to be enlarged;
+the AI's time per move for each level; and the time ``render.board_png`` needs for a
+12-spot game late in play (target: at most 30 ms). Each part has a time budget; a part that
+runs out says so. Timings on a shared 2-core machine are noisy: run it twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from engine.sprouts import Game
+from engine.sprouts.ai import LEVELS, choose_move
+from engine.sprouts.drawing import WIDTH
+
+
+def _fmt(xs: list[float]) -> str:
+    if not xs:
+        return "no data"
+    xs = sorted(xs)
+    p90 = xs[min(len(xs) - 1, int(0.9 * len(xs)))]
+    return (
+        f"mean {1000 * statistics.fmean(xs):7.1f} ms  median {1000 * statistics.median(xs):7.1f}"
+        f"  p90 {1000 * p90:7.1f}  max {1000 * xs[-1]:7.1f}  (n={len(xs)})"
+    )
+
+
+def play_speed(spots: list[int], games: int, budget: float) -> dict[int, Game]:
+    """Random games per n; returns one finished (or deepest) game per n for later parts."""
+    kept: dict[int, Game] = {}
+    print("play() per move, random games:")
+    for n in spots:
+        times: list[float] = []
+        enlarged = 0
+        finished = 0
+        start = time.monotonic()
+        for seed in range(games):
+            rng = random.Random(seed)
+            g = Game(n)
+            while not g.over and time.monotonic() - start < budget:
+                m = rng.choice(g.legal_moves())
+                t = time.perf_counter()
+                g.play(m)
+                times.append(time.perf_counter() - t)
+            finished += g.over
+            enlarged += g.drawing.width > WIDTH
+            kept.setdefault(n, g)
+            if time.monotonic() - start >= budget:
+                break
+        note = "" if time.monotonic() - start < budget else "  [budget ran out]"
+        print(
+            f"  n={n:2d}: {_fmt(times)}  games finished {finished}, enlarged {enlarged}{note}"
+        )
+    return kept
+
+
+def ai_speed(spots: list[int], budget: float) -> None:
+    print("choose_move per move (levels with their default time limits), random games:")
+    for n, misere in [(n, False) for n in spots] + [(5, True)]:
+        for level in LEVELS:
+            times: list[float] = []
+            start = time.monotonic()
+            g = Game(n, misere=misere)
+            rng = random.Random(n)
+            while not g.over and time.monotonic() - start < budget:
+                g.legal_moves()  # the table is shared with the keyboard; not the AI's cost
+                t = time.perf_counter()
+                m = choose_move(g, level, seed=g.ply)
+                times.append(time.perf_counter() - t)
+                g.play(m if rng.random() < 0.5 else rng.choice(g.legal_moves()))
+            tag = " misère" if misere else ""
+            print(f"  n={n:2d}{tag:7s} {level:6s}: {_fmt(times)}")
+
+
+def render_speed(repeats: int) -> None:
+    import render
+
+    rng = random.Random(1)
+    g = Game(12)
+    while not g.over and g.ply < 22:
+        g.play(rng.choice(g.legal_moves()))
+    render.board_png(g, {})  # warm the caches (paper, sprites)
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        render.board_png(g, {})
+        times.append(time.perf_counter() - t)
+    print(f"render.board_png, 12 spots after {g.ply} moves: {_fmt(times)}  (target <= 30 ms)")
+    preview = g.legal_moves()[0]
+    times = []
+    for _ in range(max(1, repeats // 4)):
+        t = time.perf_counter()
+        render.board_png(g, {"preview": preview})
+        times.append(time.perf_counter() - t)
+    print(f"  with a preview (plays the move on a copy): {_fmt(times)}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--spots", default="3,5,7,10,12")
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--budget", type=float, default=120.0, help="seconds per part and n")
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--skip-ai", action="store_true")
+    args = ap.parse_args()
+    spots = [int(s) for s in args.spots.split(",")]
+    play_speed(spots, args.games, args.budget)
+    if not args.skip_ai:
+        ai_speed([n for n in spots if n <= 7], args.budget / 4)
+    render_speed(args.repeats)
+
+
+if __name__ == "__main__":
+    main()
