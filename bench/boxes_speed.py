@@ -49,7 +49,9 @@ def bench_play(games: int) -> None:
     print(f"copy():        {1e6 * copies / n_copy:7.2f} µs")
 
 
-def bench_solve(sizes: list[tuple[int, int]]) -> None:
+def bench_solve(sizes: list[tuple[int, int]]) -> list[dict[str, float]]:
+    """Prints, and returns per size: value, seconds, nodes."""
+    out = []
     for rows, cols in sizes:
         g = Game(rows, cols)
         s = Searcher(g.board)
@@ -61,6 +63,8 @@ def bench_solve(sizes: list[tuple[int, int]]) -> None:
             f"solve {rows}×{cols} from empty (no table): value {v:+d} in {dt:6.2f} s, "
             f"{s.nodes} nodes, {len(s.tt)} table entries, {s.nodes / dt:,.0f} nodes/s"
         )
+        out.append({"rows": rows, "cols": cols, "value": v, "seconds": dt, "nodes": s.nodes})
+    return out
 
 
 def bench_hard(games: int) -> None:
@@ -91,7 +95,7 @@ def bench_hard(games: int) -> None:
     print(f"  exact search first finished with {sorted(exact_from)} lines left (per game)")
 
 
-def bench_exact30(positions: int) -> None:
+def bench_exact30(positions: int) -> dict[str, float]:
     """How often hard's exact search finishes within its budget with 30 lines left, on
     positions from safe-move greedy play with 30% random lines mixed in (odder than real
     play, so harder)."""
@@ -118,6 +122,12 @@ def bench_exact30(positions: int) -> None:
         f"{within}/{positions}; unbounded solve p50 {statistics.median(times):.3f} s, "
         f"max {times[-1]:.3f} s"
     )
+    return {
+        "positions": positions,
+        "within budget": within,
+        "p50 s": statistics.median(times),
+        "max s": times[-1],
+    }
 
 
 def _solved(g: Game) -> bool:

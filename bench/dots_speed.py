@@ -68,62 +68,76 @@ def public_play_game(seed: int) -> float:
     return time.perf_counter() - t0
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20)
-    args = ap.parse_args()
-    totals, plays, moves, sizes, caps = [], [], [], [], []
-    for seed in range(args.games):
+def measure(games: int = 20, ai: bool = True) -> dict[str, float]:
+    """The figures ``main`` prints (milliseconds and bytes), for ``python -m bench``."""
+    totals, plays, moves, sizes = [], [], [], []
+    for seed in range(games):
         g, times, total = random_game(seed)
         totals.append(total)
         plays.extend(times)
         moves.append(g.ply)
-        caps.append(len(g.captures))
         sizes.append(len(json.dumps(g.to_json(), separators=(",", ":")).encode()))
-    base = statistics.median(choosing_only(s) for s in range(args.games))
-    public = [public_play_game(s) for s in range(min(5, args.games))]
     plays.sort()
 
     def pct(q: float) -> float:
         return plays[min(len(plays) - 1, int(q * len(plays)))] * 1e3
 
+    g, _, _ = random_game(0)
+    t0 = time.perf_counter()
+    Game.from_json(g.to_json())
+    out = {
+        "games": games,
+        "moves per game": statistics.median(moves),
+        "full game best ms": min(totals) * 1e3,
+        "full game median ms": statistics.median(totals) * 1e3,
+        "full game worst ms": max(totals) * 1e3,
+        "baseline ms": statistics.median(choosing_only(s) for s in range(games)) * 1e3,
+        "play p50 ms": pct(0.5),
+        "play p99 ms": pct(0.99),
+        "play max ms": plays[-1] * 1e3,
+        "json max bytes": max(sizes),
+        "from_json ms": (time.perf_counter() - t0) * 1e3,
+    }
+    if ai:
+        for level in ("easy", "medium", "hard"):
+            g = Game(38, 31)
+            rng = random.Random(1)
+            for _ in range(300):
+                ms = g.legal_moves()
+                g.play(ms[rng.randrange(len(ms))])
+            t0 = time.perf_counter()
+            choose_move(g, level, seed=1)
+            out[f"choose_move {level} ms"] = (time.perf_counter() - t0) * 1e3
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    args = ap.parse_args()
+    f = measure(args.games)
+    public = [public_play_game(s) for s in range(min(5, args.games))]
     print(f"Dots speed, 39x32, {args.games} uniformly random games to the end")
+    print(f"  moves per game       median {f['moves per game']:.0f}")
     print(
-        f"  moves per game       median {statistics.median(moves):.0f}, "
-        f"captures per game median {statistics.median(caps):.0f}"
-    )
-    print(
-        f"  full game            best {min(totals) * 1e3:.1f} ms, median "
-        f"{statistics.median(totals) * 1e3:.1f} ms, worst {max(totals) * 1e3:.1f} ms "
+        f"  full game            best {f['full game best ms']:.1f} ms, median "
+        f"{f['full game median ms']:.1f} ms, worst {f['full game worst ms']:.1f} ms "
         f"(target <= 150 ms)"
     )
-    print(f"  baseline (choosing)  median {base * 1e3:.2f} ms per game")
+    print(f"  baseline (choosing)  median {f['baseline ms']:.2f} ms per game")
     print(
         f"  public play(Move)    median {statistics.median(public) * 1e3:.1f} ms per game "
         f"(with is_legal + Move checks)"
     )
     print(
-        f"  play() latency       median {pct(0.5):.3f} ms, p90 {pct(0.9):.3f} ms, "
-        f"p99 {pct(0.99):.3f} ms, max {plays[-1] * 1e3:.3f} ms (target p99 <= 1 ms)"
+        f"  play() latency       median {f['play p50 ms']:.3f} ms, "
+        f"p99 {f['play p99 ms']:.3f} ms, max {f['play max ms']:.3f} ms (target p99 <= 1 ms)"
     )
-    print(
-        f"  to_json size         max {max(sizes)} bytes, median "
-        f"{statistics.median(sizes):.0f} bytes (target <= 4096)"
-    )
-    g, _, _ = random_game(0)
-    t0 = time.perf_counter()
-    Game.from_json(g.to_json())
-    print(f"  from_json (replay)   {(time.perf_counter() - t0) * 1e3:.1f} ms for a finished game")
-    for level, limit in (("easy", None), ("medium", None), ("hard", None)):
-        g = Game(38, 31)
-        rng = random.Random(1)
-        for _ in range(300):
-            ms = g.legal_moves()
-            g.play(ms[rng.randrange(len(ms))])
-        t0 = time.perf_counter()
-        choose_move(g, level, seed=1, time_limit=limit)
+    print(f"  to_json size         max {f['json max bytes']:.0f} bytes (target <= 4096)")
+    print(f"  from_json (replay)   {f['from_json ms']:.1f} ms for a finished game")
+    for level in ("easy", "medium", "hard"):
         print(
-            f"  choose_move {level:<6}   {(time.perf_counter() - t0) * 1e3:.0f} ms on 38x31 "
+            f"  choose_move {level:<6}   {f[f'choose_move {level} ms']:.0f} ms on 38x31 "
             f"after 300 random moves (default limit)"
         )
 

@@ -96,7 +96,10 @@ def p90(xs: list[float]) -> float:
     return sorted(xs)[int(0.9 * (len(xs) - 1))]
 
 
-def bench_picture(kind: str, game: Any, view: dict[str, Any], runs: int) -> bool:
+def bench_picture(
+    kind: str, game: Any, view: dict[str, Any], runs: int, into: list[dict[str, Any]] | None = None
+) -> bool:
+    """Prints one line; appends its figures to ``into`` (for ``python -m bench``)."""
     module = __import__(f"render.{kind}", fromlist=["board_image"])
     data = render.board_png(game, view)  # fills the caches
     wall, cpu = timed(lambda: render.board_png(game, view), runs)
@@ -114,10 +117,23 @@ def bench_picture(kind: str, game: Any, view: dict[str, Any], runs: int) -> bool
         f"(×{statistics.median(rgb_wall) / statistics.median(enc_wall):.1f})  |  "
         f"{kb:5.1f} KB  target {TARGET_MS[kind]:.0f} ms: {'ok' if ok else 'MISSED'}"
     )
+    if into is not None:
+        into.append(
+            {
+                "picture": f"{kind} {img.width}×{img.height}",
+                "wall median ms": med,
+                "wall p90 ms": p90(wall),
+                "cpu median ms": statistics.median(cpu),
+                "KB": kb,
+                "target ms": TARGET_MS[kind],
+            }
+        )
     return ok
 
 
-def bench_dots_paths(game: Any, view: dict[str, Any], runs: int) -> bool:
+def bench_dots_paths(
+    game: Any, view: dict[str, Any], runs: int, into: list[dict[str, Any]] | None = None
+) -> bool:
     """The Dots picture by the path a bot takes: after one more move (the board before is
     reused, the new dot stamped), and cold (after a capture: rings and dots redrawn)."""
     from render.dots import _BODIES, _territory
@@ -146,6 +162,17 @@ def bench_dots_paths(game: Any, view: dict[str, Any], runs: int) -> bool:
     ):
         med = statistics.median(wall)
         ok = ok and med <= TARGET_MS["dots"]
+        if into is not None:
+            into.append(
+                {
+                    "picture": name,
+                    "wall median ms": med,
+                    "wall p90 ms": p90(wall),
+                    "cpu median ms": statistics.median(cpu),
+                    "KB": None,
+                    "target ms": TARGET_MS["dots"],
+                }
+            )
         print(
             f"{name:28} wall median {med:6.2f} ms  p90 {p90(wall):6.2f}  cpu median "
             f"{statistics.median(cpu):6.2f}  target {TARGET_MS['dots']:.0f} ms: "

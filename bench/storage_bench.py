@@ -179,10 +179,22 @@ async def latency(
 
 
 async def memory_figures(store: storage.Store, game: dict[str, Any]) -> str:
+    f = await memory_bytes(store, game)
+    if "redis per match" not in f:
+        return f"JSON {f['json']:6.0f} B"
+    return (
+        f"JSON {f['json']:6.0f} B  key {f['key']:6.0f} B  "
+        f"Redis per match {f['redis per match']:8.0f} B"
+    )
+
+
+async def memory_bytes(store: storage.Store, game: dict[str, Any]) -> dict[str, float]:
+    """JSON bytes of a match record; on Redis also ``MEMORY USAGE`` of its key and the growth
+    of ``used_memory`` per match over 500 matches."""
     record = match_record("probe001", game, [-1001, 100000001])
     json_bytes = len(storage._base.dumps(record))
     if store.backend != "redis":
-        return f"JSON {json_bytes:6d} B"
+        return {"json": json_bytes}
     await store.matches.create(record)
     key_bytes = await store.client.memory_usage(store.keys.match("probe001"), samples=0)
     await store.matches.delete("probe001")
@@ -195,7 +207,7 @@ async def memory_figures(store: storage.Store, game: dict[str, Any]) -> str:
     for match_id in ids:
         await store.matches.delete(match_id)
     per_match = (after - before) / n
-    return f"JSON {json_bytes:6d} B  key {key_bytes:6d} B  Redis per match {per_match:8.0f} B"
+    return {"json": json_bytes, "key": key_bytes or 0, "redis per match": per_match}
 
 
 @contextmanager

@@ -6,21 +6,48 @@ import argparse
 import logging
 import sys
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from bot.settings import Settings, SettingsError
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
-def _setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
-    )
+
+class Redacting(logging.Formatter):
+    """Writes ``***`` for secrets wherever they would appear: python-telegram-bot logs the
+    Bot API URL (which holds the token) at DEBUG, and errors may quote URLs."""
+
+    def __init__(self, fmt: str, secrets: Sequence[str]) -> None:
+        super().__init__(fmt)
+        self.secrets = sorted(secrets, key=len, reverse=True)  # the token before its parts
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        for secret in self.secrets:
+            text = text.replace(secret, "***")
+        return text
+
+
+def _secrets(settings: Settings) -> list[str]:
+    out = [settings.token or "", settings.webhook_secret or ""]
+    if settings.token and ":" in settings.token:
+        out.append(settings.token.split(":", 1)[1])
+    out.append(urlsplit(settings.redis_url).password or "")
+    return [s for s in out if len(s) >= 4]
+
+
+def _setup_logging(level: str, secrets: Sequence[str] = ()) -> None:
+    logging.basicConfig(level=level, format=LOG_FORMAT, stream=sys.stderr)
+    if secrets:
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(Redacting(LOG_FORMAT, secrets))
     # The HTTP client logs every request (with the token in the URL) at INFO.
     logging.getLogger("httpx").setLevel(logging.WARNING)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
-    _setup_logging(settings.log_level)
+    _setup_logging(settings.log_level, _secrets(settings))
     from bot.telegram.app import run
 
     run(settings)

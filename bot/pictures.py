@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import engine
 import render
 from bot.i18n import t
 from bot.match.model import Match
@@ -21,7 +22,14 @@ def _view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
 
 
 def board_png(match: Match, view: dict[str, Any]) -> bytes:
-    return render.board_png(match.game, _view(match, view))
+    full = _view(match, view)
+    preview = full.get("preview")
+    if isinstance(preview, str):  # views stay JSON-safe; the renderer wants the move
+        try:
+            full["preview"] = match.game.parse_move(preview)
+        except engine.EngineError:
+            full.pop("preview")
+    return render.board_png(match.game, full)
 
 
 def replay_gif(match: Match) -> bytes:

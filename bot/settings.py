@@ -31,6 +31,8 @@ class Settings:
     default_language: str
     ai_time_scale: float = 1.0
     group_edits_per_minute: float = 20.0
+    messages_per_second: float = 30.0  # the bot's pace for all chats together
+    storage_chats: tuple[int, ...] = ()  # where inline-message pictures are uploaded
     lobby_timeout: float = 6 * 3600.0
     idle_timeout: float = 7 * 86400.0
 
@@ -107,10 +109,29 @@ class Settings:
                 f"GROUP_EDITS_PER_MINUTE must be a positive number, not {rate_text!r}"
             )
 
+        overall_text = get("MESSAGES_PER_SECOND") or "30"
+        try:
+            overall_rate = float(overall_text)
+        except ValueError:
+            overall_rate = 0.0
+        if overall_rate <= 0:
+            raise SettingsError(
+                f"MESSAGES_PER_SECOND must be a positive number, not {overall_text!r}"
+            )
+
         lobby_timeout = _hours(get, "LOBBY_TIMEOUT_HOURS", 6) * 3600
         idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
 
+        storage_text = get("STORAGE_CHAT_ID") or ""
+        try:
+            storage_chats = tuple(int(c) for c in storage_text.split(",") if c.strip())
+        except ValueError:
+            raise SettingsError(
+                f"STORAGE_CHAT_ID must be chat ids separated by commas, not {storage_text!r}"
+            ) from None
+
         return cls(
+            storage_chats=storage_chats,
             token=token,
             api_url=api_url,
             redis_url=redis_url,
@@ -121,6 +142,7 @@ class Settings:
             default_language=language,
             ai_time_scale=ai_time_scale,
             group_edits_per_minute=group_rate,
+            messages_per_second=overall_rate,
             lobby_timeout=lobby_timeout,
             idle_timeout=idle_timeout,
         )

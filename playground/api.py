@@ -210,7 +210,10 @@ class BotApi:
     def _reply_to(self, params: Params) -> tuple[int | None, bool]:
         reply = params.json("reply_parameters")
         if isinstance(reply, dict):
-            return int(reply.get("message_id", 0)), bool(reply.get("allow_sending_without_reply"))
+            message_id = reply.get("message_id", 0)
+            if type(message_id) is not int:
+                raise bad_request("can't parse reply parameters JSON object")
+            return message_id, bool(reply.get("allow_sending_without_reply"))
         return params.int("reply_to_message_id"), params.bool("allow_sending_without_reply")
 
     def _target(self, params: Params) -> tuple[Message, Chat | None]:

@@ -318,6 +318,37 @@ class PlaygroundClient:
         """Change the flood limits at run time, e.g. ``set_limits(enabled=False)``."""
         return dict(await self._post("/pg/limits", limits))
 
+    async def add_fault(
+        self,
+        kind: str,
+        *,
+        methods: list[str] | None = None,
+        rate: float = 1.0,
+        seconds: float = 10.0,
+        retry_after: int = 1,
+        delay: float = 10.0,
+        apply: bool = False,
+    ) -> dict[str, Any]:
+        """Make a share of the bot's calls fail for ``seconds``: ``kind`` is "429", "5xx" or
+        "timeout" (hang ``delay`` s, then 504; ``apply`` carries the call out anyway)."""
+        body = {
+            "kind": kind,
+            "methods": methods,
+            "rate": rate,
+            "seconds": seconds,
+            "retry_after": retry_after,
+            "delay": delay,
+            "apply": apply,
+        }
+        return dict(await self._post("/pg/faults", body))
+
+    async def clear_faults(self) -> dict[str, Any]:
+        return dict(await self._post("/pg/faults", {"clear": True}))
+
+    async def faults(self) -> dict[str, Any]:
+        """The active faults and how many calls each kind has failed so far."""
+        return dict(await self._get("/pg/faults"))
+
     async def file_bytes(self, file_id: str) -> bytes:
         return bytes(await self._get(f"/pg/files/{file_id}"))
 

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 DEMO_USERS = (("alice", "ru", "Алиса"), ("bob", "en", "Bob"))
 DEMO_GROUP = "Friends"
+STORAGE_GROUP = "Tetrad storage"  # where the bot uploads inline-message pictures
 
 
 def local_settings(emulator: Emulator, env: dict[str, str] | None = None) -> Settings:
@@ -36,12 +37,17 @@ def local_settings(emulator: Emulator, env: dict[str, str] | None = None) -> Set
     return Settings.from_env(env)
 
 
-def add_demo_world(emulator: Emulator) -> None:
-    """A couple of people and a group with the bot, so there is something to click."""
+def add_demo_world(emulator: Emulator) -> int:
+    """A couple of people and a group with the bot, so there is something to click; returns
+    the id of a storage group for inline-message pictures (the bot's STORAGE_CHAT_ID)."""
     world = emulator.world
     users = [world.add_user(name, lang, first) for name, lang, first in DEMO_USERS]
     if not any(c.title == DEMO_GROUP for c in world.chats.values()):
         world.create_group(DEMO_GROUP, users[0], users[1:], with_bot=True)
+    for chat in world.chats.values():
+        if chat.title == STORAGE_GROUP:
+            return chat.id
+    return world.create_group(STORAGE_GROUP, users[0], [], with_bot=True).id
 
 
 async def serve(
@@ -57,14 +63,14 @@ async def serve(
         emulator = Emulator()
         await emulator.start(host, 0)
     try:
-        settings = local_settings(emulator)
+        storage_chat = add_demo_world(emulator)
+        settings = local_settings(emulator, {**os.environ, "STORAGE_CHAT_ID": str(storage_chat)})
         logging.basicConfig(
             level=settings.log_level,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
             stream=sys.stderr,
         )
         logging.getLogger("httpx").setLevel(logging.WARNING)
-        add_demo_world(emulator)
         async with running(settings):
             page = f"{emulator.url}/"
             print(f"Tetrad playground: open {page}  (store {settings.redis_url}; Ctrl-C stops)")

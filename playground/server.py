@@ -19,6 +19,7 @@ import aiohttp
 from aiohttp import web
 
 from playground.api import BotApi, Params, Upload
+from playground.faults import BadFault
 from playground.limits import NOT_FOUND, UNAUTHORIZED, ApiError, Limits
 from playground.world import PlaygroundError, World
 
@@ -134,6 +135,7 @@ class Emulator:
             "/pg/settle": ("GET", self._settle),
             "/pg/requests": ("GET", self._requests),
             "/pg/limits": ("POST", self._set_limits),
+            "/pg/faults": ("*", self._faults),
         }
         for path, (method, handler) in people.items():
             r.add_route(method, path, self._people(handler))
@@ -164,6 +166,14 @@ class Emulator:
                 for k, v in params.values.items()
                 if k in ("chat_id", "text", "caption", "data")
             }
+            fault = world.faults.pick(method)
+            if fault is not None:
+                entry["fault"] = fault.kind
+                if fault.kind == "timeout":
+                    await asyncio.sleep(fault.delay)
+                    if fault.apply:
+                        await self.api.call(method, params)
+                raise fault.error(world.faults.rng)
             result = await self.api.call(method, params)
             entry["ok"] = True
             body: dict[str, Any] = {"ok": True, "result": result}
@@ -198,35 +208,63 @@ class Emulator:
         return web.Response(body=stored.data, content_type=stored.mime_type)
 
     async def _deliver_webhooks(self) -> None:
-        """Post pending updates one by one to the webhook, like Telegram (retrying on error)."""
+        """Post pending updates to the webhook like Telegram: up to ``max_connections`` at
+        once (so a bot behind several replicas sees concurrent requests), each retried until
+        the bot accepts it."""
         world = self.world
+        sending: dict[int, asyncio.Task[None]] = {}
         async with aiohttp.ClientSession() as session:
-            while True:
-                hook = world.webhook
-                if hook is None or not world.updates:
-                    await world.changed(5.0)
-                    continue
-                update = world.updates[0]
-                headers = {}
-                if hook.get("secret_token"):
-                    headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
-                try:
-                    async with session.post(
-                        hook["url"],
-                        json=update,
-                        headers=headers,
-                        timeout=aiohttp.ClientTimeout(total=60),
-                    ) as resp:
-                        ok = 200 <= resp.status < 300
-                        error = f"Wrong response from the webhook: {resp.status} {resp.reason}"
-                except (aiohttp.ClientError, TimeoutError) as e:
-                    ok, error = False, f"Connection error: {e.__class__.__name__}"
-                if ok:
-                    world.confirm_update(update["update_id"])
-                    world.bot_last_activity = time.monotonic()
-                else:
-                    world.webhook_error = (int(time.time()), error)
-                    await asyncio.sleep(WEBHOOK_RETRY_SECONDS)
+            try:
+                while True:
+                    hook = world.webhook
+                    limit = max(1, int(hook.get("max_connections") or 40)) if hook else 0
+                    waiting = (
+                        [u for u in world.updates if u["update_id"] not in sending]
+                        if hook is not None and len(sending) < limit
+                        else []
+                    )
+                    if not waiting:
+                        await world.changed(5.0)
+                        continue
+                    update = waiting[0]
+                    assert hook is not None
+                    sending[update["update_id"]] = asyncio.create_task(
+                        self._post_update(session, hook, update, sending)
+                    )
+            finally:
+                for task in sending.values():
+                    task.cancel()
+                await asyncio.gather(*sending.values(), return_exceptions=True)
+
+    async def _post_update(
+        self,
+        session: aiohttp.ClientSession,
+        hook: dict[str, Any],
+        update: dict[str, Any],
+        sending: dict[int, asyncio.Task[None]],
+    ) -> None:
+        world = self.world
+        headers = {}
+        if hook.get("secret_token"):
+            headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
+        try:
+            async with session.post(
+                hook["url"], json=update, headers=headers, timeout=aiohttp.ClientTimeout(total=60)
+            ) as resp:
+                ok = 200 <= resp.status < 300
+                error = f"Wrong response from the webhook: {resp.status} {resp.reason}"
+        except (aiohttp.ClientError, TimeoutError) as e:
+            ok, error = False, f"Connection error: {e.__class__.__name__}"
+        try:
+            if ok:
+                world.confirm_update(update["update_id"])
+                world.bot_last_activity = time.monotonic()
+            else:
+                world.webhook_error = (int(time.time()), error)
+                await asyncio.sleep(WEBHOOK_RETRY_SECONDS)
+        finally:
+            sending.pop(update["update_id"], None)
+            world._wake()
 
     # ------------------------------------------------------------------ people's API
     def _people(self, handler: Handler) -> Handler:
@@ -487,6 +525,32 @@ class Emulator:
             setattr(limits, key, type(getattr(limits, key))(value))
         self.world.flood.reset()
         return _json(limits.__dict__)
+
+    async def _faults(self, request: web.Request) -> web.Response:
+        """GET: the active faults and counts; POST ``{"clear": true}`` or a fault to add:
+        ``{"kind": "429"|"5xx"|"timeout", "methods": [...], "rate", "seconds",
+        "retry_after", "delay", "apply"}``."""
+        faults = self.world.faults
+        if request.method == "POST":
+            b = await self._body(request)
+            if b.get("clear"):
+                faults.clear()
+            else:
+                try:
+                    faults.add(
+                        str(b["kind"]),
+                        methods=b.get("methods"),
+                        rate=float(b.get("rate", 1.0)),
+                        seconds=float(b.get("seconds", 10.0)),
+                        retry_after=int(b.get("retry_after", 1)),
+                        delay=float(b.get("delay", 10.0)),
+                        apply=bool(b.get("apply", False)),
+                    )
+                except BadFault as e:
+                    raise PlaygroundError(str(e)) from None
+        elif request.method != "GET":
+            raise PlaygroundError("GET or POST")
+        return _json(faults.to_json())
 
     # ------------------------------------------------------------------ page and live events
     async def _index(self, request: web.Request) -> web.FileResponse:

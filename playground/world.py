@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from playground.entities import auto_entities
+from playground.faults import Faults
 from playground.files import FileStore, StoredFile
 from playground.limits import (
     NOT_MODIFIED,
@@ -151,6 +152,7 @@ class World:
         self.bot_name = bot_name
         self.limits = limits or Limits()
         self.flood = FloodControl(self.limits)
+        self.faults = Faults()  # injected Bot API failures (see faults.py)
         self.files = FileStore()
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}  # by ref
@@ -241,9 +243,11 @@ class World:
         return list(itertools.islice(self.updates, limit))
 
     def confirm_update(self, update_id: int) -> None:
-        """A webhook delivery succeeded."""
-        while self.updates and self.updates[0]["update_id"] <= update_id:
-            self.updates.popleft()
+        """A webhook delivery succeeded (deliveries run concurrently, so in any order)."""
+        for i, update in enumerate(self.updates):
+            if update["update_id"] == update_id:
+                del self.updates[i]
+                break
         self._wake()
 
     def set_allowed_updates(self, allowed: list[str] | None) -> None:

@@ -27,6 +27,17 @@ class Refused(Exception):
         self.alert = alert
 
 
+class AlreadyApplied(Exception):
+    """This very request (a callback query or a message, by its Telegram id) was applied
+    before: Telegram delivered the update again, or to two replicas. Nothing changes; the
+    adapter acknowledges it and brings the boards (and the bot's turn) up to date, which the
+    first delivery may not have lived to do. ``match`` is the stored match."""
+
+    def __init__(self, match: Any) -> None:
+        super().__init__(getattr(match, "id", ""))
+        self.match = match
+
+
 @dataclass(frozen=True)
 class Join:
     pass

@@ -18,6 +18,7 @@ from bot.match.model import Match
 # Per-move clocks offered when creating a match (seconds); 0 = no clock.
 CLOCKS = {"0": 0, "1": 60, "5": 300, "h": 3600, "d": 86400, "w": 3 * 86400}
 LONG_CLOCK = 3600  # clocks this long get a reminder before they run out
+PING_AFTER = 60.0  # a player who has not moved this long after getting the turn is pinged once
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,24 @@ def next_tick(match: Match, timeouts: Timeouts) -> float | None:
     r = _remind_at(match)
     if r is not None:
         times.append(r)
+    p = _ping_at(match)
+    if p is not None:
+        times.append(p)
     return min(times)
+
+
+def _ping_at(match: Match) -> float | None:
+    """Board edits notify nobody, so a player whose turn it is in a shared game (a group, or
+    a link game in two private chats) gets one short ping per turn if they do not move within
+    a minute; fast games never ping, slow ones ping once — never a flood."""
+    seat = match.to_move
+    if seat is None or seat.is_ai or seat.user is None:
+        return None
+    if not any(p.group or p.seat is not None or p.inline for p in match.places):
+        return None
+    if match.extra.get("pinged") == match.turn_since:
+        return None
+    return match.turn_since + PING_AFTER
 
 
 def stop_over(match: Match, now: float) -> list[Effect]:
@@ -129,7 +147,11 @@ def tick(match: Match, now: float, timeouts: Timeouts) -> list[Effect]:
                 )
     elif (r := _remind_at(match)) is not None and now >= r and seat is not None and seat.user:
         match.extra["reminded"] = match.turn_since
+        match.extra["pinged"] = match.turn_since  # the reminder is the ping
         effects.append(Notify(seat.user, Text("clock.reminder", left=_left(d - now if d else 0))))
+    elif (p := _ping_at(match)) is not None and now >= p and seat is not None and seat.user:
+        match.extra["pinged"] = match.turn_since
+        effects.append(Notify(seat.user, Text("turn.ping", game=Text(f"game.{match.kind}"))))
     if not effects and now >= match.updated + timeouts.idle:
         return _close(match, "closed.idle")
     return effects

@@ -45,7 +45,11 @@ class Notify:
 
 @dataclass(frozen=True)
 class AITurn:
-    """The seat to move is the bot's: compute its move off the event loop."""
+    """The seat to move is the bot's: compute its move off the event loop. ``check_after``:
+    only look again after that many seconds and move if the bot is still to move (a follow-up
+    that must not race the process already thinking)."""
+
+    check_after: float = 0.0
 
 
 @dataclass(frozen=True)

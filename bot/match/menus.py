@@ -18,7 +18,7 @@ from bot.match.ui import Button, Keyboard
 
 OP = "N"
 KINDS = {"d": "dots", "b": "boxes", "s": "sprouts"}
-DOTS_SIZES = {
+DOTS_SIZES: dict[str, dict[str, Any]] = {
     "q": {"preset": "quick"},
     "t": {"preset": "tournament"},
     "m": {"preset": "modern"},
@@ -26,7 +26,7 @@ DOTS_SIZES = {
     "l": {"width": 20, "height": 20},
 }
 DOTS_FLAGS = (("g", "grounding", True), ("t", "scoring", "territory"))
-BOX_BOARDS = {
+BOX_BOARDS: dict[str, dict[str, Any]] = {
     "3": {"rows": 3, "cols": 3},
     "4": {"rows": 4, "cols": 4},
     "5": {"rows": 5, "cols": 5},

@@ -50,6 +50,8 @@ class Place:
 
     ``seat`` is set when the place belongs to one player (a link challenge shows the match in
     each player's private chat); ``cursor`` is this place's UI state (keyboard window, selection).
+    ``off`` is set when the bot cannot reach the place (blocked by the user): it is not edited
+    until the user comes back.
     """
 
     chat: int | None = None
@@ -59,6 +61,7 @@ class Place:
     lang: str = "en"
     group: bool = False
     cursor: dict[str, Any] = field(default_factory=dict)
+    off: bool = False
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"l": self.lang}
@@ -74,6 +77,8 @@ class Place:
             d["g"] = 1
         if self.cursor:
             d["k"] = self.cursor
+        if self.off:
+            d["o"] = 1
         return d
 
     @classmethod
@@ -86,6 +91,7 @@ class Place:
             lang=d.get("l", "en"),
             group=bool(d.get("g")),
             cursor=dict(d.get("k") or {}),
+            off=bool(d.get("o")),
         )
 
 
@@ -151,6 +157,15 @@ class Match:
     @property
     def vs_ai(self) -> bool:
         return any(s.is_ai for s in self.seats)
+
+    def place_at(self, chat: int | None, msg: int | None, inline: str | None) -> int | None:
+        """The index of the place showing the message (chat, msg) or the inline message."""
+        for i, p in enumerate(self.places):
+            if inline is not None and p.inline == inline:
+                return i
+            if inline is None and p.chat == chat and p.msg == msg and msg is not None:
+                return i
+        return None
 
     def chats(self) -> list[int]:
         return sorted({p.chat for p in self.places if p.chat is not None})

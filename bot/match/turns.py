@@ -13,6 +13,7 @@ from bot.match.actions import (
     Actor,
     AddBot,
     AIMove,
+    AlreadyApplied,
     AnswerDraw,
     Cancel,
     ClaimTime,
@@ -43,26 +44,59 @@ def apply(
     version: int | None = None,
     place: int | None = None,
     timeouts: Timeouts = DEFAULT_TIMEOUTS,
+    request: str | None = None,
 ) -> list[Effect]:
     """Apply ``action`` by ``actor`` (None for the bot itself) and say what must be shown.
 
     Raises :class:`Refused` and leaves the match unchanged when the action is not allowed;
     ``version`` (from the button) must match the match's, so stale buttons do nothing.
+    ``request`` names the Telegram update that asked (callback query id, chat:message id):
+    the same request again raises :class:`AlreadyApplied` instead of being refused as stale
+    (or, for keyboard steps that keep the version, applied twice).
     """
     if isinstance(action, Tick):
         return clocks.tick(match, now, timeouts)
+    if request is not None and match.extra.get("rq") == request:
+        raise AlreadyApplied(match)
+    effects = _apply(match, actor, action, now, version, place, timeouts)
+    if request is not None:
+        match.extra["rq"] = request
+    return effects
+
+
+RESUME_AFTER = 2.0  # seconds a redelivered update waits before following up
+
+
+def resume(match: Match) -> list[Effect]:
+    """What a match needs when its last action may not have been followed up (the process
+    that applied it died): the bot's move if it is still its turn in a moment. (Its boards are
+    shown again a moment later too, so as not to race the first delivery's own edits.)"""
+    seat = match.to_move
+    return [AITurn(check_after=RESUME_AFTER)] if seat is not None and seat.is_ai else []
+
+
+def _apply(
+    match: Match,
+    actor: Actor | None,
+    action: Action,
+    now: float,
+    version: int | None,
+    place: int | None,
+    timeouts: Timeouts,
+) -> list[Effect]:
     over = clocks.stop_over(match, now)
     if over:  # the STOP time ran out before this tap: the game ends, the tap does nothing
         return [*over, Popup(Text("stop.time_over"), alert=True)]
     if version is not None and version != match.version:
         raise Refused("err.stale")
+    before = match.version
     if isinstance(action, AIMove):
         effects = _ai_move(match, action, now)
     else:
         if actor is None:
             raise Refused("err.not_a_player")
         effects = _human(match, actor, action, now, place, timeouts)
-    if not isinstance(action, Cursor):
+    if match.version != before:  # keyboard-only steps are not activity
         match.updated = now
     return effects
 
@@ -84,7 +118,7 @@ def _human(
         case Play():
             return _play(match, actor, action, now)
         case Cursor(op=op):
-            return _cursor(match, actor, op, place)
+            return _cursor(match, actor, op, place, now)
         case Resign(confirmed=confirmed):
             return ending.resign(match, actor, confirmed, place, now)
         case OfferDraw():
@@ -135,8 +169,13 @@ def _parse(game: engine.Game[Any], text: str) -> Any:
 
 def illegal(match: Match, error: engine.IllegalMove) -> Refused:
     """An engine refusal as a translated popup (``illegal.<kind>.<code>``)."""
-    params = {k: v for k, v in error.params.items() if isinstance(v, str | int | float)}
-    return Refused(f"illegal.{match.kind}.{error.code}", detail=error.reason, **params)
+    params = {
+        k: v
+        for k, v in error.params.items()
+        if isinstance(v, str | int | float) and k not in ("alert", "detail")
+    }
+    key = f"illegal.{match.kind}.{error.code}"
+    return Refused(key, detail=error.reason, **params)  # type: ignore[arg-type]  # no "alert"
 
 
 def _commit(match: Match, move: Any, now: float) -> list[Effect]:
@@ -170,11 +209,12 @@ def _ai_move(match: Match, action: AIMove, now: float) -> list[Effect]:
     return _commit(match, _parse(match.game, action.move), now)
 
 
-def _cursor(match: Match, actor: Actor, op: str, place: int | None) -> list[Effect]:
+def _cursor(match: Match, actor: Actor, op: str, place: int | None, now: float) -> list[Effect]:
     _need_active(match)
     if place is None or not 0 <= place < len(match.places):
         raise Refused("err.bad_button")
-    if match.seat_of(actor.user) is None:
+    seat = match.seat_of(actor.user)
+    if seat is None:
         raise Refused("err.not_a_player")
     cursor = match.places[place].cursor
     if op == "menu":
@@ -184,5 +224,11 @@ def _cursor(match: Match, actor: Actor, op: str, place: int | None) -> list[Effe
         cursor.pop("menu", None)
         cursor.pop("confirm", None)
     else:
-        ui.get(match.kind).cursor(match, match.places[place], op)
+        game_ui = ui.get(match.kind)
+        if game_ui.cursor_needs_turn and match.game.turn != seat:
+            raise Refused("err.not_your_turn")
+        game_ui.cursor(match, match.places[place], op)
+        move = game_ui.auto_move(match, match.places[place])
+        if move is not None:  # the selection leaves one move only: play it
+            return _commit(match, move, now)
     return [Refresh(places=(place,), picture=False)]

@@ -55,7 +55,10 @@ def caption(match: Match, place: Place) -> str:
     lang = place.lang
     lines = [f"<b>{html.escape(title(match, lang))}</b>"]
     if match.status == "lobby":
-        lines.append(t(lang, "lobby.waiting", n=len(match.seats), total=match.players))
+        if place.seat is not None:  # a link challenge: the creator waits for the friend
+            lines.append(t(lang, "link.waiting"))
+        else:
+            lines.append(t(lang, "lobby.waiting", n=len(match.seats), total=match.players))
         lines += [f"{MARKS[i]} {_mention(s, lang, False)}" for i, s in enumerate(match.seats)]
         return _fit(lines)
     game = match.game
@@ -69,8 +72,16 @@ def caption(match: Match, place: Place) -> str:
         lines.append(t(lang, "caption.last", n=game.ply, move=last))
     lines += _status_lines(match, lang)
     if match.status == "active":
+        hint = ui.get(match.kind).hint(match, place)
+        if hint is not None:
+            lines.append(html.escape(t(lang, hint)))
         seat = match.seats[game.turn]
-        lines.append(t(lang, "caption.to_move", who=_mention(seat, lang, place.group)))
+        if place.seat is None:
+            lines.append(t(lang, "caption.to_move", who=_mention(seat, lang, place.group)))
+        elif place.seat == game.turn:  # a player's own board speaks to them
+            lines.append(t(lang, "link.your_move"))
+        else:
+            lines.append(t(lang, "link.waiting_for", who=_mention(seat, lang, False)))
     elif match.extra.get("cancelled"):
         lines.append(t(lang, "caption.cancelled"))
     else:
@@ -123,8 +134,15 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
     place = match.places[place_index]
     cb = maker(match.id, match.version)
     lang = place.lang
+    rows: Keyboard
+    if match.status == "lobby" and place.seat is not None:
+        rows = [
+            [Button(Text("btn.vs_bot"), cb("b", "medium"))],
+            [Button(Text("btn.cancel"), cb("x"))],
+        ]
+        return _translate(rows, lang)
     if match.status == "lobby":
-        rows: Keyboard = [
+        rows = [
             [Button(Text("btn.join"), cb("j")), Button(Text("btn.leave"), cb("l"))],
             [Button(Text("btn.vs_bot"), cb("b", "medium"))],
         ]

@@ -1,8 +1,6 @@
 """The path of one action: storage.update(apply) → effects → Bot API calls.
 
-Pictures always show the latest stored state: a refresh re-reads the match and skips places
-whose caption, keyboard and picture are already shown, so a burst of taps coalesces into the
-edits that are still needed ("latest wins") instead of queueing every frame.
+Pictures always show the latest stored state: see boards.refresh ("latest wins").
 """
 
 from __future__ import annotations
@@ -10,24 +8,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, CallbackQuery, InputMediaPhoto
+from telegram import Bot, CallbackQuery
 from telegram.constants import ChatAction, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 import storage
 from bot import pictures
 from bot.i18n import t
 from bot.match import clocks, records, turns, views
-from bot.match.actions import Action, Actor, AIMove, Refused
+from bot.match.actions import Action, Actor, AIMove, AlreadyApplied, Refused
 from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import BadMatchRecord, Match
 from bot.telegram.ai_pool import TIME_LIMITS
-from bot.telegram.keyboards import markup
+from bot.telegram.boards import RETRY_SOON, later, refresh
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
@@ -36,6 +34,10 @@ log = logging.getLogger(__name__)
 def ai_lease(svc: Services) -> float:
     """How long one AI turn may hold its lease before another process may take over."""
     return 5.0 + 4 * max(TIME_LIMITS.values()) * svc.ai.time_scale
+
+
+# (chat id, message id, inline message id) of the message a tap came from
+Where = tuple[int | None, int | None, str | None]
 
 
 @dataclass
@@ -67,14 +69,64 @@ async def act(
     action: Action,
     *,
     version: int | None = None,
-    place: int | None = None,
+    at: Where | None = None,
+    request: str | None = None,
 ) -> Outcome:
-    """Apply an action atomically; a refusal changes nothing and is returned, not raised."""
+    """Apply an action atomically; a refusal changes nothing and is returned, not raised.
+    ``at`` says which message the tap came from (the place whose cursor a step moves);
+    ``request`` is the update's own id, so a redelivered update is recognised (see
+    :func:`turns.apply`) and only followed up."""
+
+    def step(match: Match) -> list[Effect]:
+        place = match.place_at(*at) if at is not None else None
+        if at is not None and place is None:
+            place = _upgraded_place(match, at)
+        if at is not None and place is None:
+            # A button acts only on the match of the message it is under: data naming another
+            # match (another chat's, say) is refused whoever sends it.
+            raise Refused("err.bad_button")
+        return turns.apply(
+            match,
+            actor,
+            action,
+            now=svc.clock(),
+            version=version,
+            place=place,
+            timeouts=svc.timeouts,
+            request=request,
+        )
+
+    try:
+        return await run(svc, match_id, step)
+    except AlreadyApplied as done:
+        log.info("update %s for match %s was applied before; following it up", request, match_id)
+        await later(svc, match_id, RETRY_SOON)
+        return Outcome(done.match, turns.resume(done.match))
+
+
+SUPERGROUP_IDS = -(10**12)  # supergroup and channel ids are -100…; basic groups' are above
+
+
+def _upgraded_place(match: Match, at: Where) -> int | None:
+    """A tap on a board in a supergroup that was a basic group when the board was sent: the
+    messages moved along, the match learns the new chat id at its next edit."""
+    chat, msg, _ = at
+    if chat is None or msg is None or chat > SUPERGROUP_IDS:
+        return None
+    for i, p in enumerate(match.places):
+        if p.msg == msg and p.chat is not None and SUPERGROUP_IDS < p.chat < 0:
+            return i
+    return None
+
+
+async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]]) -> Outcome:
+    """Run ``step`` on the stored match atomically (it may run more than once, on a fresh copy
+    each time); a :class:`Refused` from it changes nothing and is returned, not raised."""
     box: dict[str, Any] = {}
 
     def fn(record: dict[str, Any]) -> dict[str, Any]:
         match = load(record, svc)
-        effects = turns.apply(match, actor, action, now=svc.clock(), version=version, place=place)
+        effects = step(match)
         box["match"], box["effects"] = match, effects
         return match.to_json()
 
@@ -121,6 +173,8 @@ async def perform(svc: Services, bot: Bot, outcome: Outcome) -> None:
             await _say(bot, effect, match)
         elif isinstance(effect, Notify):
             await _notify(svc, bot, effect, match)
+        elif isinstance(effect, AITurn) and effect.check_after:
+            svc.spawn(_kick_later(svc, bot, match.id, effect.check_after))
         elif isinstance(effect, AITurn):
             start_ai(svc, bot, match.id)
         elif isinstance(effect, Finished):
@@ -171,138 +225,19 @@ async def _say(bot: Bot, effect: Say, match: Match) -> None:
         log.info("message to %s failed: %s", effect.chat, e)
 
 
-# -- showing a match ---------------------------------------------------------------------
-
-_locks: dict[str, asyncio.Lock] = {}
-
-
-def _lock(match_id: str) -> asyncio.Lock:
-    lock = _locks.get(match_id)
-    if lock is None:
-        if len(_locks) > 10_000:
-            _locks.clear()
-        lock = _locks[match_id] = asyncio.Lock()
-    return lock
-
-
-async def refresh(
-    svc: Services, bot: Bot, match_id: str, places: tuple[int, ...] | None = None
-) -> None:
-    """Bring the given places (all by default) up to the latest stored state."""
-    async with _lock(match_id):
-        record = await svc.store.matches.get(match_id)
-        if record is None:
-            return
-        try:
-            match = load(record, svc)
-        except BadMatchRecord as e:
-            log.error("match %s cannot be shown: %s", match_id, e)
-            return
-        indexes = range(len(match.places)) if places is None else places
-        for i in indexes:
-            if 0 <= i < len(match.places):
-                await _show(svc, bot, match, i)
-
-
-async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
-    place = match.places[i]
-    view = views.place_view(match, i)
-    picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
-    keys = tuple(b.data for row in view.keyboard for b in row)
-    shown_key = (match.id, i)
-    before = svc.shown.get(shown_key)
-    now = (picture_key, view.caption, keys)
-    if before == now:
-        return
-    reply_markup = markup(view.keyboard, place.lang)
-    target: dict[str, Any] = (
-        {"inline_message_id": place.inline}
-        if place.inline
-        else {"chat_id": place.chat, "message_id": place.msg}
-    )
-    try:
-        if place.msg is None and place.inline is None:
-            if place.chat is None:
-                return
-            png = _picture(svc, match, view.picture)
-            sent = await bot.send_photo(
-                place.chat,
-                png,
-                caption=view.caption,
-                parse_mode=ParseMode.HTML,
-                reply_markup=reply_markup,
-            )
-            await _remember_message(svc, match.id, i, sent.message_id)
-        elif before is None or before[0] != picture_key:
-            png = _picture(svc, match, view.picture)
-            media = InputMediaPhoto(png, caption=view.caption, parse_mode=ParseMode.HTML)
-            await bot.edit_message_media(media=media, reply_markup=reply_markup, **target)
-        elif before[1] != view.caption:
-            await bot.edit_message_caption(
-                caption=view.caption,
-                parse_mode=ParseMode.HTML,
-                reply_markup=reply_markup,
-                **target,
-            )
-        else:
-            await bot.edit_message_reply_markup(reply_markup=reply_markup, **target)
-    except BadRequest as e:
-        text = str(e).lower()
-        if "not modified" in text:
-            pass
-        elif "not found" in text or "message_id_invalid" in text or "can't be edited" in text:
-            # The board message was deleted: show the board again as a new message.
-            if place.chat is not None and place.inline is None:
-                svc.shown.pop(shown_key, None)
-                place.msg = None
-                await _show(svc, bot, match, i)
-            return
-        else:
-            log.warning("showing match %s place %d failed: %s", match.id, i, e)
-            return
-    except ChatMigrated as e:
-        await _migrate(svc, match.id, i, e.new_chat_id)
-        place.chat, place.msg = e.new_chat_id, None
-        await _show(svc, bot, match, i)
-        return
-    except Forbidden as e:
-        log.info("match %s place %d unreachable: %s", match.id, i, e)
-        return
-    svc.shown[shown_key] = now
-
-
-def _picture(svc: Services, match: Match, view: dict[str, Any]) -> bytes:
-    key = (match.id, match.version, match.status, json.dumps(view, sort_keys=True))
-    png = svc.pictures.get(key)
-    if png is None:
-        png = pictures.board_png(match, view)
-        svc.pictures.put(key, png)
-    return png
-
-
-async def _remember_message(svc: Services, match_id: str, i: int, message_id: int) -> None:
-    def fn(record: dict[str, Any]) -> dict[str, Any]:
-        match = load(record)
-        match.places[i].msg = message_id
-        return match.to_json()
-
-    await svc.store.matches.update(match_id, fn)
-
-
-async def _migrate(svc: Services, match_id: str, i: int, chat: int) -> None:
-    def fn(record: dict[str, Any]) -> dict[str, Any]:
-        match = load(record)
-        match.places[i].chat, match.places[i].msg = chat, None
-        return match.to_json()
-
-    await svc.store.matches.update(match_id, fn)
-
-
 # -- the bot's own moves -------------------------------------------------------------------
 
 
 def start_ai(svc: Services, bot: Bot, match_id: str) -> None:
     svc.spawn(ai_turn(svc, bot, match_id))
+
+
+async def _kick_later(svc: Services, bot: Bot, match_id: str, delay: float) -> None:
+    await asyncio.sleep(delay)
+    try:
+        await kick_ai(svc, bot, match_id)
+    except storage.StorageError as e:
+        log.warning("AI follow-up for match %s failed: %s", match_id, e)
 
 
 async def kick_ai(svc: Services, bot: Bot, match_id: str) -> None:
@@ -331,6 +266,10 @@ async def ai_turn(svc: Services, bot: Bot, match_id: str) -> None:
     except Exception:
         log.exception("AI turn for match %s failed", match_id)
         await svc.store.deadlines.schedule(match_id, svc.clock() + 10, kind="ai")
+        return
+    # A person may have moved while this turn still held the lease (showing the board), and
+    # their own start found it busy: now that it is free, look once more.
+    await kick_ai(svc, bot, match_id)
 
 
 async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease) -> None:
@@ -350,7 +289,12 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
                 await bot.send_chat_action(chat, ChatAction.TYPING)
         assert seat.level is not None
         move, _spent = await svc.ai.choose(match.game.to_json(), seat.level, seed=match.version)
-        await lease.renew(ai_lease(svc))
+        try:
+            await lease.renew(ai_lease(svc))
+        except storage.LeaseLost:
+            # Thinking outlived the lease (a busy machine, a cold worker pool): another
+            # process may be on this turn too. Either move is safe: the version decides.
+            log.warning("AI turn for match %s outlived its lease", match_id)
         outcome = await act(
             svc, match_id, None, AIMove(match.game.turn, move), version=match.version
         )

@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import engine
+from bot.telegram import metrics
 
 # Seconds per move by level (the engines scale down further on small boards).
 TIME_LIMITS = {"easy": 0.3, "medium": 0.8, "hard": 1.5}
@@ -51,9 +52,11 @@ class AIPool:
         self, state: dict[str, Any], level: str, seed: int | None = None
     ) -> tuple[str, float]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
+        move, spent = await loop.run_in_executor(
             self._executor(), think, state, level, seed, self.time_scale
         )
+        metrics.AI_THINK.labels(level).observe(spent)
+        return move, spent
 
     def close(self) -> None:
         if self._pool is not None:

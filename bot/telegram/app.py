@@ -15,10 +15,12 @@ from contextlib import asynccontextmanager
 
 from telegram import BotCommand, Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     CallbackQueryHandler,
+    ChatMemberHandler,
+    ChosenInlineResultHandler,
     CommandHandler,
+    InlineQueryHandler,
     MessageHandler,
     filters,
 )
@@ -28,45 +30,61 @@ from bot.i18n import LANGUAGES, t
 from bot.match.actions import Tick
 from bot.match.clocks import Timeouts
 from bot.settings import Settings
-from bot.telegram import act, handlers
+from bot.telegram import act, boards, buttons, challenge, commands, common, inline, metrics, typed
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
-COMMANDS = ("new", "help", "rules", "stats", "top", "record", "lang", "m")
+COMMANDS = ("new", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
 WATCH_PERIOD = 1.0
 
 
-def build_application(settings: Settings, *, clock: Callable[[], float] = time.time) -> Application:  # type: ignore[type-arg]
+def build_application(
+    settings: Settings, *, clock: Callable[[], float] = time.time, polling: bool = True
+) -> Application:  # type: ignore[type-arg]
+    """The bot with its handlers; ``polling=False`` leaves out the updater (webhook mode)."""
     if settings.token is None:
         raise ValueError("a bot token is required")
-    app = (
+    builder = (
         Application.builder()
         .token(settings.token)
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
-        .rate_limiter(AIORateLimiter(group_max_rate=settings.group_edits_per_minute, max_retries=3))
+        .rate_limiter(
+            metrics.MeasuredRateLimiter(
+                overall_max_rate=settings.messages_per_second,
+                group_max_rate=settings.group_edits_per_minute,
+                max_retries=3,
+            )
+        )
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
-        .build()
     )
+    if not polling:
+        builder = builder.updater(None)
+    app = builder.build()
     app.bot_data["settings"] = settings
     app.bot_data["clock"] = clock  # tests pass a fake clock; nothing else reads the time
-    app.add_handler(CommandHandler("start", handlers.start))
-    app.add_handler(CommandHandler("help", handlers.help_command))
-    app.add_handler(CommandHandler("rules", handlers.rules))
-    app.add_handler(CommandHandler("new", handlers.new))
-    app.add_handler(CommandHandler("lang", handlers.lang_command))
-    app.add_handler(CommandHandler(["m", "move"], handlers.move_command))
-    app.add_handler(CommandHandler("record", handlers.record_command))
-    app.add_handler(CommandHandler("stats", handlers.stats_command))
-    app.add_handler(CommandHandler("top", handlers.top_command))
-    app.add_handler(CallbackQueryHandler(handlers.callback))
+    app.add_handler(CommandHandler("start", commands.start))
+    app.add_handler(CommandHandler("help", commands.help_command))
+    app.add_handler(CommandHandler("rules", commands.rules))
+    app.add_handler(CommandHandler("new", commands.new))
+    app.add_handler(CommandHandler("challenge", challenge.challenge_command))
+    app.add_handler(CommandHandler("lang", commands.lang_command))
+    app.add_handler(CommandHandler(["m", "move"], typed.move_command))
+    app.add_handler(CommandHandler("record", commands.record_command))
+    app.add_handler(CommandHandler("stats", commands.stats_command))
+    app.add_handler(CommandHandler("top", commands.top_command))
+    app.add_handler(CallbackQueryHandler(buttons.callback))
+    app.add_handler(InlineQueryHandler(inline.inline_query))
+    app.add_handler(ChosenInlineResultHandler(inline.chosen))
+    app.add_handler(ChatMemberHandler(boards.member_changed, ChatMemberHandler.MY_CHAT_MEMBER))
     private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND
     reply_text = filters.REPLY & filters.TEXT & ~filters.COMMAND
-    app.add_handler(MessageHandler(private_text | reply_text, handlers.text_message))
-    app.add_error_handler(handlers.error_handler)
+    app.add_handler(MessageHandler(private_text | reply_text, typed.text_message))
+    app.add_error_handler(common.error_handler)
+    metrics.instrument(app)
     return app
 
 
@@ -111,6 +129,8 @@ async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-
             for due in await svc.store.deadlines.due(svc.clock(), limit=50, lease=60):
                 if due.kind == "ai":
                     act.start_ai(svc, app.bot, due.match_id)
+                elif due.kind == boards.SHOW_KIND:
+                    svc.spawn(boards.refresh(svc, app.bot, due.match_id))
                 elif due.kind == "tick":
                     outcome = await act.act(svc, due.match_id, None, Tick())
                     await act.perform(svc, app.bot, outcome)
@@ -151,4 +171,10 @@ async def running(
 
 
 def run(settings: Settings) -> None:
+    """Long polling, or webhook mode (our aiohttp server) when WEBHOOK_URL is set."""
+    if settings.webhook_url:
+        from bot.telegram import webhook
+
+        webhook.run(settings)
+        return
     build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,32 @@ class PictureCache:
         self._items.move_to_end(key)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
+
+
+class FileIds:
+    """Telegram file ids of recent pictures by picture key (LRU): a picture Telegram already
+    holds is shown again by its id instead of being uploaded again (see media.py)."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, str] = OrderedDict()
+        self._turn = itertools.count()
+
+    def get(self, key: Hashable) -> str | None:
+        file_id = self._items.get(key)
+        if file_id is not None:
+            self._items.move_to_end(key)
+        return file_id
+
+    def put(self, key: Hashable, file_id: str) -> None:
+        self._items[key] = file_id
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def next_turn(self) -> int:
+        """Round-robin over the storage chats."""
+        return next(self._turn)
 
 
 class GameCache:
@@ -67,6 +94,7 @@ class Services:
     clock: Callable[[], float] = time.time
     timeouts: Timeouts = field(default_factory=Timeouts)
     pictures: PictureCache = field(default_factory=PictureCache)
+    file_ids: FileIds = field(default_factory=FileIds)
     games: GameCache = field(default_factory=GameCache)
     # What each place shows now, by (match id, place index): skip edits that change nothing.
     shown: dict[tuple[str, int], tuple[Any, ...]] = field(default_factory=dict)

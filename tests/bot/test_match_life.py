@@ -250,3 +250,28 @@ async def test_boxes_record_reads_back(pg: ScenarioClient) -> None:
     game = records.read_record(doc.media.file_name or "", await pg.file_bytes(doc.media.file_id))
     stored = await _stored(pg, final)
     assert game.moves == stored.game.moves and game.scores == stored.game.scores
+
+
+async def test_a_slow_player_is_pinged_once(pg: ScenarioClient) -> None:
+    def ping(m: MessageView) -> bool:
+        return "Your move in" in (m.text or "")
+
+    (alice, bob), group, board = await _group_match(pg)
+    await alice.send("/start")  # Alice has a private chat with the bot; Bob has none
+    board = await _tap_move(alice, group, board)  # Bob's turn now
+    pg.clock.advance(30)
+    await asyncio.sleep(1.5)
+    assert not [m for m in await group.messages() if ping(m)], "no ping within a minute"
+    seq = await pg.seq()
+    pg.clock.advance(31)
+    note = await pg.wait_for(ping, after=seq, timeout=10)
+    # Bob never opened a chat with the bot, so his ping is one mention in the group.
+    assert note.chat == group.ref and "Bob" in (note.text or "")
+    pg.clock.advance(600)
+    await asyncio.sleep(2)
+    assert len([m for m in await group.messages() if ping(m)]) == 1, "one ping per turn"
+    board = await _tap_move(bob, group, await message(group, board.message_id))
+    seq = await pg.seq()
+    pg.clock.advance(61)
+    note = await pg.wait_for(ping, after=seq, timeout=10)
+    assert note.chat == alice.private.ref, "Alice's ping comes privately, not into the group"

@@ -26,6 +26,10 @@ Keyboard = list[list[Button]]
 
 
 class GameUI(Protocol):
+    # Keyboard steps that prepare a move (a Sprouts selection) belong to the player to move;
+    # steps that only look around (the Dots window) are open to every player.
+    cursor_needs_turn: bool
+
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         """The move buttons (and navigation) of this place's keyboard."""
 
@@ -39,7 +43,13 @@ class GameUI(Protocol):
         """Adjust the places' cursors after a move (e.g. keep the last move in the window)."""
 
     def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
-        """Extra view options for the renderer for this place (preview, window outline…)."""
+        """Extra JSON-safe view options for the renderer for this place (a preview…)."""
+
+    def hint(self, match: Match, place: Place) -> Text | None:
+        """A caption line about the selection in progress, if any."""
+
+    def auto_move(self, match: Match, place: Place) -> Any | None:
+        """The move a finished selection stands for when there is no choice left."""
 
 
 class CallbackMaker(Protocol):

@@ -53,6 +53,8 @@ def _window(game: Any, place: Place) -> tuple[int, int]:
 
 
 class BoxesUI:
+    cursor_needs_turn = False
+
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         game: Any = match.game
         if _full(game):
@@ -158,6 +160,12 @@ class BoxesUI:
 
     def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
         return {}
+
+    def hint(self, match: Match, place: Place) -> Text | None:
+        return None
+
+    def auto_move(self, match: Match, place: Place) -> Any | None:
+        return None
 
 
 register("boxes", BoxesUI())

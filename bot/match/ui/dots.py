@@ -48,6 +48,8 @@ def _window(match: Match, place: Place) -> tuple[int, int]:
 
 
 class DotsUI:
+    cursor_needs_turn = False
+
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         if place.cursor.get("map"):
             return self._map(match, cb)
@@ -144,6 +146,12 @@ class DotsUI:
 
     def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
         return {}
+
+    def hint(self, match: Match, place: Place) -> Text | None:
+        return None
+
+    def auto_move(self, match: Match, place: Place) -> Any | None:
+        return None
 
 
 def _ints(code: str) -> tuple[int, int]:

@@ -1,0 +1,100 @@
+"""How long the bot thinks per move, by game and level: ``python -m bench.ai_times [--quick]``.
+
+Each move is timed through ``bot.telegram.ai_pool.think`` — the very function the bot's worker
+processes run, with the bot's time limits (easy 0.3 s, medium 0.8 s, hard 1.5 s at
+AI_TIME_SCALE=1; the engines stop earlier on small boards and in solved endgames) — on
+positions spread over a game: random legal play to 0 %, 10 %, … of the board's moves. Prints
+p50 / p90 / max per game and level. One process, one move at a time; on a shared machine the
+wall times include waiting for a core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from bot.telegram.ai_pool import TIME_LIMITS, think
+
+# (label, kind, options, moves in a typical game to spread the positions over)
+BOARDS = [
+    ("Dots 38×31", "dots", {"preset": "tournament"}, 700),
+    ("Dots 15×15", "dots", {"preset": "quick"}, 180),
+    ("Boxes 3×3", "boxes", {"rows": 3, "cols": 3}, 24),
+    ("Boxes 5×5", "boxes", {"rows": 5, "cols": 5}, 60),
+    ("Sprouts 4", "sprouts", {"spots": 4}, 11),
+    ("Sprouts 8", "sprouts", {"spots": 8}, 23),
+]
+LEVELS = ("easy", "medium", "hard")
+
+
+@dataclass
+class Times:
+    board: str
+    level: str
+    seconds: list[float]
+
+    @property
+    def row(self) -> dict[str, Any]:
+        s = sorted(self.seconds)
+        return {
+            "board": self.board,
+            "level": self.level,
+            "moves": len(s),
+            "p50 s": statistics.median(s),
+            "p90 s": s[min(len(s) - 1, int(0.9 * len(s)))],
+            "max s": s[-1],
+            "limit s": TIME_LIMITS[self.level],
+        }
+
+
+def positions(kind: str, options: dict[str, Any], moves: int, n: int) -> list[dict[str, Any]]:
+    """``n`` positions spread over a game (random legal play), as the records the bot
+    hands to its workers; positions with no move left are skipped."""
+    out = []
+    for i in range(n):
+        g = engine.new(kind, **options)
+        engine.random_playout(g, random.Random(i), max_moves=int(moves * i / max(1, n)))
+        if g.legal_moves():
+            out.append(g.to_json())
+    return out
+
+
+def measure(per_level: int, log: Any = print) -> list[Times]:
+    results = []
+    for label, kind, options, moves in BOARDS:
+        if kind not in engine.GAMES:
+            log(f"note: {kind} is not in engine.GAMES yet; no AI times for {label}")
+            continue
+        states = positions(kind, options, moves, per_level)
+        for level in LEVELS:
+            spent = []
+            for k, state in enumerate(states):
+                t0 = time.perf_counter()
+                think(state, level, seed=k)
+                spent.append(time.perf_counter() - t0)
+            result = Times(label, level, spent)
+            results.append(result)
+            r = result.row
+            log(
+                f"{label:12} {level:6} {r['moves']:3} moves  p50 {r['p50 s']:.3f} s  "
+                f"p90 {r['p90 s']:.3f} s  max {r['max s']:.3f} s  (limit {r['limit s']} s)"
+            )
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="4 positions per level")
+    parser.add_argument("--positions", type=int, help="positions per board and level")
+    args = parser.parse_args(argv)
+    measure(args.positions or (4 if args.quick else 12))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

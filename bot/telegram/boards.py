@@ -1,0 +1,291 @@
+"""Showing a match in its places: every board is brought to the latest stored state.
+
+"Latest wins": a refresh re-reads the match and skips what a place already shows, so a burst
+of taps (or a chat over its edit budget, where the rate limiter makes edits wait) coalesces
+into the edits still needed instead of queueing every frame. Within a process refreshes of
+one match take turns; across replicas, a refresh reads the record again after its edits and
+goes round once more if it changed meanwhile, so the edit that lands last shows the latest.
+
+Telegram's answers: "message is not modified" is success; a deleted board is sent again and
+its new message id remembered; a migrated group moves the place to the supergroup; a user who
+blocked the bot (403) marks their place off until they come back (the match goes on); a 429
+that outlasts the limiter's retries becomes a deadline in Redis, so some replica shows the
+board once the wait is over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from telegram import Bot, ChatMemberUpdated, InputMediaPhoto, Update
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.ext import ContextTypes
+
+import storage
+from bot import pictures
+from bot.match import views
+from bot.match.model import BadMatchRecord, Match
+from bot.telegram import media
+from bot.telegram.keyboards import markup
+from bot.telegram.services import Services
+
+log = logging.getLogger(__name__)
+ROUNDS = 5  # re-reads after edits before leaving the rest to a deadline
+SHOW_KIND = "show"  # deadline kind: show this match's boards again
+RETRY_SOON = 2.0
+SEND_LEASE = 30.0
+SHOW_LEASE = 15.0  # one replica edits a match's boards at a time (renewed by nothing: short)
+BUSY_RETRY = 0.5
+
+_locks: dict[str, asyncio.Lock] = {}
+
+
+def _lock(match_id: str) -> asyncio.Lock:
+    lock = _locks.get(match_id)
+    if lock is None:
+        if len(_locks) > 10_000:
+            _locks.clear()
+        lock = _locks[match_id] = asyncio.Lock()
+    return lock
+
+
+async def refresh(
+    svc: Services, bot: Bot, match_id: str, places: tuple[int, ...] | None = None
+) -> None:
+    """Bring the given places (all by default) up to the latest stored state."""
+    async with _lock(match_id):
+        # One replica at a time edits a match's boards, or an edit of an older state could
+        # land after one of a newer state. The holder reads the record again after its edits;
+        # a replica that finds it busy looks again a moment later.
+        try:
+            async with svc.store.lease(f"show:{match_id}", SHOW_LEASE):
+                await _refresh(svc, bot, match_id, places)
+        except storage.LeaseBusy:
+            await later(svc, match_id, BUSY_RETRY)
+
+
+async def _refresh(svc: Services, bot: Bot, match_id: str, places: tuple[int, ...] | None) -> None:
+    for _ in range(ROUNDS):
+        record = await svc.store.matches.get(match_id)
+        if record is None:
+            return
+        try:
+            match = _load(record, svc)
+        except BadMatchRecord as e:
+            log.error("match %s cannot be shown: %s", match_id, e)
+            return
+        indexes = range(len(match.places)) if places is None else places
+        for i in indexes:
+            if 0 <= i < len(match.places):
+                await _show(svc, bot, match, i)
+        if await svc.store.matches.get(match_id) == record:
+            return
+        places = None  # it changed while we edited: bring every place up to date
+    await later(svc, match_id, RETRY_SOON)
+
+
+def _load(record: dict[str, Any], svc: Services) -> Match:
+    from bot.telegram.act import load  # act imports this module
+
+    return load(record, svc)
+
+
+async def later(svc: Services, match_id: str, delay: float) -> None:
+    """Show the match again in ``delay`` seconds (on whichever replica claims it)."""
+    try:
+        await svc.store.deadlines.schedule(match_id, svc.clock() + delay, kind=SHOW_KIND)
+    except storage.StorageError as e:
+        log.warning("could not schedule showing match %s: %s", match_id, e)
+
+
+async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
+    place = match.places[i]
+    if place.off:
+        return
+    view = views.place_view(match, i)
+    picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
+    keys = tuple(b.data for row in view.keyboard for b in row)
+    shown_key = (match.id, i)
+    before = svc.shown.get(shown_key)
+    now = (picture_key, view.caption, keys)
+    if before == now:
+        return
+    reply_markup = markup(view.keyboard, place.lang)
+    target: dict[str, Any] = (
+        {"inline_message_id": place.inline}
+        if place.inline
+        else {"chat_id": place.chat, "message_id": place.msg}
+    )
+
+    def png() -> bytes:
+        return _picture(svc, match, view.picture)
+
+    try:
+        if place.msg is None and place.inline is None:
+            if place.chat is None or not await _send_new(svc, bot, match, i, picture_key, png):
+                return
+        elif before is None or before[0] != picture_key:
+            try:
+                photo = await media.photo(svc, bot, picture_key, png, inline=bool(place.inline))
+            except media.NoStorageChat as e:  # the caption still tells the state
+                log.warning("match %s: %s", match.id, e)
+                await _caption(bot, view.caption, reply_markup, target)
+            else:
+                shown = await bot.edit_message_media(
+                    media=InputMediaPhoto(photo, caption=view.caption, parse_mode=ParseMode.HTML),
+                    reply_markup=reply_markup,
+                    **target,
+                )
+                media.remember(svc, picture_key, shown)
+        elif before[1] != view.caption:
+            await _caption(bot, view.caption, reply_markup, target)
+        else:
+            await bot.edit_message_reply_markup(reply_markup=reply_markup, **target)
+    except BadRequest as e:
+        text = str(e).lower()
+        if "not modified" in text:
+            pass
+        elif "not found" in text or "message_id_invalid" in text or "can't be edited" in text:
+            # The board message was deleted: show the board again as a new message.
+            if place.chat is not None and place.inline is None:
+                svc.shown.pop(shown_key, None)
+                gone, place.msg = place.msg, None
+                if await _send_new(svc, bot, match, i, picture_key, png, replacing=gone):
+                    svc.shown[shown_key] = now
+            return
+        else:
+            log.warning("showing match %s place %d failed: %s", match.id, i, e)
+            return
+    except ChatMigrated as e:
+        await _update_place(svc, match.id, i, chat=e.new_chat_id, msg=None)
+        place.chat, place.msg = e.new_chat_id, None
+        svc.shown.pop(shown_key, None)
+        await _show(svc, bot, match, i)
+        return
+    except Forbidden as e:
+        log.info("match %s place %d unreachable, not edited until it is back: %s", match.id, i, e)
+        await _update_place(svc, match.id, i, off=True)
+        return
+    except RetryAfter as e:  # the limiter's retries ran out: show the latest state later
+        await later(svc, match.id, _seconds(e.retry_after) + 0.5)
+        return
+    except TelegramError as e:  # network trouble: try again soon
+        log.warning("showing match %s place %d failed: %s", match.id, i, e)
+        await later(svc, match.id, RETRY_SOON)
+        return
+    svc.shown[shown_key] = now
+
+
+def _seconds(value: Any) -> float:
+    return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+
+
+async def _caption(bot: Bot, caption: str, reply_markup: Any, target: dict[str, Any]) -> None:
+    await bot.edit_message_caption(
+        caption=caption, parse_mode=ParseMode.HTML, reply_markup=reply_markup, **target
+    )
+
+
+async def _send_new(
+    svc: Services,
+    bot: Bot,
+    match: Match,
+    i: int,
+    picture_key: Any,
+    png: Any,
+    *,
+    replacing: int | None = None,
+) -> bool:
+    """Send a place's first board (or a replacement for the deleted message ``replacing``)
+    exactly once, even when several replicas refresh the match at the same moment."""
+    lease = await svc.store.leases.acquire(f"send:{match.id}:{i}", SEND_LEASE)
+    if lease is None:
+        return False  # another replica is sending it; its refresh goes round again
+    try:
+        record = await svc.store.matches.get(match.id)
+        if record is None or Match.from_json(record).places[i].msg not in (None, replacing):
+            return False  # sent meanwhile
+        place = match.places[i]
+        view = views.place_view(match, i)
+        photo = await media.photo(svc, bot, picture_key, png, inline=False)
+        assert place.chat is not None
+        sent = await bot.send_photo(
+            place.chat,
+            photo,
+            caption=view.caption,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup(view.keyboard, place.lang),
+        )
+        media.remember(svc, picture_key, sent)
+        await _update_place(svc, match.id, i, msg=sent.message_id)
+        place.msg = sent.message_id
+        return True
+    finally:
+        await lease.release()
+
+
+_UNSET: Any = object()
+
+
+async def _update_place(
+    svc: Services,
+    match_id: str,
+    i: int,
+    *,
+    chat: Any = _UNSET,
+    msg: Any = _UNSET,
+    off: Any = _UNSET,
+) -> None:
+    def fn(record: dict[str, Any]) -> dict[str, Any]:
+        match = Match.from_json(record)
+        place = match.places[i]
+        if chat is not _UNSET:
+            place.chat = chat
+        if msg is not _UNSET:
+            place.msg = msg
+        if off is not _UNSET:
+            place.off = off
+        return match.to_json()
+
+    await svc.store.matches.update(match_id, fn)
+
+
+def _picture(svc: Services, match: Match, view: dict[str, Any]) -> bytes:
+    key = (match.id, match.version, match.status, json.dumps(view, sort_keys=True))
+    png = svc.pictures.get(key)
+    if png is None:
+        png = pictures.board_png(match, view)
+        svc.pictures.put(key, png)
+    return png
+
+
+# -- a user who blocked the bot comes back -------------------------------------------------------
+
+
+async def member_changed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``my_chat_member`` in a private chat: when the user unblocks the bot, their boards are
+    shown again (with the latest state); when they block it, their places are marked off."""
+    change: ChatMemberUpdated | None = update.my_chat_member
+    if change is None or change.chat.type != ChatType.PRIVATE:
+        return
+    svc: Services = context.application.bot_data["svc"]
+    back = change.new_chat_member.status == ChatMemberStatus.MEMBER
+    gone = change.new_chat_member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT)
+    if not (back or gone):
+        return
+    chat_id = change.chat.id
+    for match_id in await svc.store.matches.active_in_chat(chat_id):
+        record = await svc.store.matches.get(match_id)
+        if record is None:
+            continue
+        match = Match.from_json(record)
+        for i, place in enumerate(match.places):
+            if place.chat == chat_id and place.off != gone:
+                svc.shown.pop((match_id, i), None)
+                await _update_place(svc, match_id, i, off=gone)
+        if back:
+            await refresh(svc, context.bot, match_id)

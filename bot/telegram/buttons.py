@@ -1,0 +1,249 @@
+"""Inline buttons: callback data → match actions, the /new menu, rematch, language."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import TelegramError
+
+import storage
+from bot import i18n
+from bot.i18n import t
+from bot.match import lobby, menus
+from bot.match.actions import (
+    Action,
+    Actor,
+    AddBot,
+    AnswerDraw,
+    Cancel,
+    ClaimTime,
+    Cursor,
+    Done,
+    Ground,
+    Join,
+    Leave,
+    OfferDraw,
+    Play,
+    Refused,
+    Resign,
+    Start,
+    Stop,
+)
+from bot.match.callback import BadCallback, parse
+from bot.match.effects import Refresh
+from bot.match.model import Match
+from bot.telegram import act
+from bot.telegram.commands import send_record
+from bot.telegram.common import Context, actor_of, language, svc_of
+from bot.telegram.keyboards import markup
+from bot.telegram.services import Services
+
+log = logging.getLogger(__name__)
+
+# ``n:<id>:<version>:<what>``: buttons that only explain (a drawn line, a taken point…).
+INFO = ("none", "drawn", "taken", "dead", "taken_box", "edge", "no_moves")
+LOBBY_OPS: dict[str, Action] = {"j": Join(), "l": Leave(), "s": Start(), "x": Cancel()}
+# ``a:<id>:<version>:<arg>``: ways to end a match.
+END_OPS: dict[str, Action] = {
+    "r": Resign(False),
+    "R": Resign(True),
+    "d": OfferDraw(),
+    "y": AnswerDraw(True),
+    "n": AnswerDraw(False),
+    "s": Stop(),
+    "f": Done(),
+    "g": Ground(),
+    "t": ClaimTime(),
+}
+
+
+async def callback(update: Update, context: Context) -> None:
+    svc = svc_of(context)
+    query = update.callback_query
+    if query is None:
+        return
+    user = query.from_user
+    chat_id = query.message.chat.id if query.message is not None else None
+    lang = await language(svc, user, chat_id)
+    try:
+        cb = parse(query.data)
+    except BadCallback:
+        await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
+        return
+    if cb.op == menus.OP:
+        await _menu(update, context, cb.match, cb.arg, lang)
+        return
+    if cb.op == "L":
+        await _set_language(update, context, cb.match, cb.arg)
+        return
+    if cb.op == "j" and cb.arg and query.inline_message_id:  # Join under a fresh inline game
+        from bot.telegram import inline
+
+        if await inline.not_ready(update, context, cb, lang):
+            return
+    action: Action
+    if cb.op in LOBBY_OPS:
+        action = LOBBY_OPS[cb.op]
+    elif cb.op == "b":
+        action = AddBot(cb.arg)
+    elif cb.op == "p":
+        action = Play(code=cb.arg)
+    elif cb.op == "c":
+        action = Cursor(cb.arg)
+    elif cb.op == "a" and cb.arg in END_OPS:
+        action = END_OPS[cb.arg]
+    elif cb.op == "a" and cb.arg == "x":
+        await _rematch(update, context, cb.match, lang)
+        return
+    elif cb.op == "a" and cb.arg == "c":
+        await act.answer(query, lang, act.Outcome())
+        await send_record(
+            svc, context.bot, cb.match, query.message.chat.id if query.message else user.id, lang
+        )
+        return
+    elif cb.op == "n":
+        info = cb.arg if cb.arg in INFO else "none"
+        await act.answer(query, lang, act.Outcome(refused=Refused(f"info.{info}")))
+        return
+    else:
+        await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
+        return
+    message = query.message
+    at = (
+        (None, None, query.inline_message_id)
+        if query.inline_message_id
+        else (message.chat.id if message else None, message.message_id if message else None, None)
+    )
+    outcome = await act.act(
+        svc, cb.match, actor_of(user, lang), action, version=cb.version, at=at, request=query.id
+    )
+    await act.answer(query, lang, outcome)
+    await act.perform(svc, context.bot, outcome)
+    if outcome.refused is not None and outcome.refused.text.key == "err.not_your_turn":
+        await act.kick_ai(svc, context.bot, cb.match)
+
+
+async def _menu(update: Update, context: Context, owner: str, path: str, lang: str) -> None:
+    svc = svc_of(context)
+    query = update.callback_query
+    assert query is not None
+    user = query.from_user
+    if str(user.id) != owner:
+        await act.answer(query, lang, act.Outcome(refused=Refused("err.not_your_menu")))
+        return
+    message = query.message
+    chat = message.chat if message is not None else None
+    private = chat is not None and chat.type == ChatType.PRIVATE
+    try:
+        result = menus.screen(user.id, path, private=private)
+    except Refused as r:
+        await act.answer(query, lang, act.Outcome(refused=r))
+        return
+    if isinstance(result, menus.Screen):
+        await act.answer(query, lang, act.Outcome())
+        try:
+            await query.edit_message_text(
+                t(lang, result.text),
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup(result.keyboard, lang),
+            )
+        except TelegramError as e:
+            log.debug("menu edit failed: %s", e)
+        return
+    if chat is None:
+        await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
+        return
+    if private and result.ai_level is None:  # a friend: challenge them by link
+        from bot.telegram import challenge
+
+        await act.answer(query, lang, act.Outcome())
+        with contextlib.suppress(TelegramError):
+            await query.delete_message()
+        base = path.rsplit(".", 1)[0]
+        await challenge.create(svc, context.bot, actor_of(user, lang), result, base, chat.id, lang)
+        return
+    outcome = await create_match(svc, actor_of(user, lang), result, chat.id, not private, lang)
+    await act.answer(query, lang, outcome)
+    if outcome.refused is None:
+        with contextlib.suppress(TelegramError):
+            await query.delete_message()
+    await act.perform(svc, context.bot, outcome)
+
+
+async def create_match(
+    svc: Services, actor: Actor, choice: menus.Choice, chat_id: int, group: bool, lang: str
+) -> act.Outcome:
+    try:
+        match, effects = lobby.new_match(
+            match_id=storage.new_match_id(),
+            kind=choice.kind,
+            options=choice.options,
+            creator=actor,
+            chat=chat_id,
+            group=group,
+            lang=lang,
+            now=svc.clock(),
+            ai_level=choice.ai_level,
+            clock=choice.clock,
+        )
+    except Refused as r:
+        return act.Outcome(refused=r)
+    await svc.store.matches.create(match.to_json())
+    if not effects:
+        effects = [Refresh()]
+    return act.Outcome(match, effects)
+
+
+async def _rematch(update: Update, context: Context, match_id: str, lang: str) -> None:
+    svc = svc_of(context)
+    query = update.callback_query
+    assert query is not None
+    actor = actor_of(query.from_user, lang)
+    new_id = storage.new_match_id()
+    box: dict[str, Match] = {}
+
+    def fn(record: dict[str, Any]) -> dict[str, Any]:
+        old = act.load(record)
+        box["new"] = lobby.rematch(old, actor, new_id, svc.clock())
+        return old.to_json()
+
+    try:
+        await svc.store.matches.update(match_id, fn)
+    except Refused as r:
+        await act.answer(query, lang, act.Outcome(refused=r))
+        return
+    except storage.MatchNotFound:
+        await act.answer(query, lang, act.Outcome(refused=Refused("err.no_match")))
+        return
+    match = box["new"]
+    effects = lobby.start(match, svc.clock())
+    await svc.store.matches.create(match.to_json())
+    await act.answer(query, lang, act.Outcome())
+    await act.refresh(svc, context.bot, match_id)
+    await act.perform(svc, context.bot, act.Outcome(match, [Refresh(), *effects]))
+
+
+async def _set_language(update: Update, context: Context, owner: str, lang: str) -> None:
+    svc = svc_of(context)
+    query = update.callback_query
+    assert query is not None
+    user = query.from_user
+    if str(user.id) != owner or lang not in i18n.LANGUAGES:
+        await act.answer(
+            query,
+            lang if lang in i18n.LANGUAGES else "en",
+            act.Outcome(refused=Refused("err.bad_button")),
+        )
+        return
+    message = query.message
+    if message is not None and message.chat.type != ChatType.PRIVATE:
+        await svc.store.chats.patch(message.chat.id, {"language": lang})
+    else:
+        await svc.store.users.patch(user.id, {"language": lang})
+    await act.answer(query, lang, act.Outcome())
+    with contextlib.suppress(TelegramError):
+        await query.edit_message_text(t(lang, "lang.set"))

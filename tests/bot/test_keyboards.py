@@ -1,0 +1,95 @@
+"""Keyboards stay inside Telegram's limits on every board, and every Dots point is at most
+three taps away (map → region → point)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from bot.match import views
+from bot.match.actions import Actor, Cursor
+from bot.match.lobby import new_match
+from bot.match.model import Match
+from bot.match.turns import apply
+
+ALICE = Actor(1, "Alice")
+
+
+def _match(kind: str, options: dict[str, Any], moves: int = 0, seed: int = 0) -> Match:
+    match, _ = new_match(
+        match_id="abcdEFGH",
+        kind=kind,
+        options=options,
+        creator=ALICE,
+        chat=-100,
+        group=True,
+        lang="en",
+        now=0.0,
+        ai_level="easy",
+    )
+    engine.random_playout(match.game, random.Random(seed), max_moves=moves)
+    return match
+
+
+def _check_limits(match: Match) -> None:
+    rows = views.keyboard(match, 0)
+    flat = [b for row in rows for b in row]
+    assert 0 < len(flat) <= 100, len(flat)
+    assert all(len(row) <= 8 for row in rows)
+    assert all(1 <= len(b.data.encode()) <= 64 for b in flat)
+
+
+CASES = [
+    ("dots", {"preset": "tournament"}),
+    ("dots", {"preset": "modern"}),
+    ("dots", {"width": 5, "height": 5}),
+    ("boxes", {"rows": 5, "cols": 5}),
+    ("boxes", {"rows": 12, "cols": 12}),
+    ("boxes", {"shape": "heart"}),
+]
+
+
+@pytest.mark.parametrize(("kind", "options"), CASES)
+@pytest.mark.parametrize("moves", [0, 30, 400])
+def test_keyboards_fit_telegram_limits(kind: str, options: dict[str, Any], moves: int) -> None:
+    match = _match(kind, options, moves)
+    if match.game.over:
+        return
+    _check_limits(match)
+    for op in ("menu", "back"):
+        apply(match, ALICE, Cursor(op), now=1.0, place=0)
+        _check_limits(match)
+
+
+@pytest.mark.parametrize("preset", ["tournament", "modern"])
+def test_every_dots_point_is_at_most_three_taps_away(preset: str) -> None:
+    match = _match("dots", {"preset": preset})
+    game: Any = match.game
+    apply(match, ALICE, Cursor("m"), now=1.0, place=0)
+    regions = [
+        b.data.split(":")[3]
+        for row in views.keyboard(match, 0)
+        for b in row
+        if b.data.split(":")[3].startswith("g")
+    ]
+    reachable: set[tuple[int, int]] = set()
+    for region in regions:
+        apply(match, ALICE, Cursor(region), now=1.0, place=0)
+        for row in views.keyboard(match, 0):
+            for b in row:
+                op, arg = b.data.split(":")[0], b.data.split(":")[-1]
+                if op == "p":
+                    x, y = map(int, arg.split("."))
+                    reachable.add((x, y))
+        apply(match, ALICE, Cursor("m"), now=1.0, place=0)
+    points = {
+        (x, y)
+        for x in range(game.width)
+        for y in range(game.height)
+        if game.cell(x, y).empty and not game.cell(x, y).dead
+    }
+    assert len(points) >= game.width * game.height - 4
+    assert points <= reachable, f"unreachable: {sorted(points - reachable)[:5]}"

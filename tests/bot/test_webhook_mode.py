@@ -1,0 +1,119 @@
+"""Webhook mode: the emulator posts updates to our aiohttp server, which checks the secret."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import aiohttp
+import pytest
+
+from bot.settings import Settings
+from bot.telegram.webhook import SECRET_HEADER, serving
+from playground.client import PlaygroundClient
+from playground.server import Emulator
+from tests.fixtures.redis import RedisServer
+
+SECRET = "s3cret-Hook_token"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def webhook_settings(emulator: Emulator, redis_url: str, port: int) -> Settings:
+    return Settings.from_env(
+        {
+            "TELEGRAM_BOT_TOKEN": emulator.world.token,
+            "TELEGRAM_API_URL": emulator.url,
+            "REDIS_URL": redis_url,
+            "WEBHOOK_URL": f"http://127.0.0.1:{port}/tg/hook",
+            "WEBHOOK_SECRET": SECRET,
+            "PORT": str(port),
+            "AI_TIME_SCALE": "0.05",
+        }
+    )
+
+
+@asynccontextmanager
+async def webhook_bot(emulator: Emulator, redis_url: str) -> AsyncIterator[str]:
+    """The bot in webhook mode on a free port; yields its base URL."""
+    port = free_port()
+    async with serving(webhook_settings(emulator, redis_url, port), host="127.0.0.1"):
+        yield f"http://127.0.0.1:{port}"
+
+
+def start_update(emulator: Emulator, user_id: int, update_id: int = 10**6) -> dict[str, object]:
+    world = emulator.world
+    user = world.users[user_id]
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": 999,
+            "date": 0,
+            "chat": world.chat_api(world.chats[user_id]),
+            "from": user.to_api(),
+            "text": "/help",
+            "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+        },
+    }
+
+
+async def test_webhook_mode_with_the_secret(emulator: Emulator, redis_url: str) -> None:
+    async with webhook_bot(emulator, redis_url) as base, aiohttp.ClientSession() as http:
+        hook = emulator.world.webhook
+        assert hook is not None and hook["url"] == f"{base}/tg/hook"
+        assert hook["secret_token"] == SECRET
+        pg = PlaygroundClient(emulator.url)
+        await pg.connect()
+        try:
+            alice = await pg.user("alice")
+            await alice.send("/start")
+            assert "Tetrad" in (await alice.private.last_message()).body
+            before = len(await alice.private.messages())
+
+            # Posts without the secret, or with a wrong one, are refused and not processed.
+            update = start_update(emulator, alice.id)
+            async with http.post(f"{base}/tg/hook", json=update) as r:
+                assert r.status == 401
+            wrong = {SECRET_HEADER: SECRET + "x"}
+            async with http.post(f"{base}/tg/hook", json=update, headers=wrong) as r:
+                assert r.status == 403
+            await pg.settle()
+            assert len(await alice.private.messages()) == before
+            good = {SECRET_HEADER: SECRET}
+            async with http.post(f"{base}/tg/hook", json=update, headers=good) as r:
+                assert r.status == 200
+            assert "/new" in (await alice.private.last_message()).body
+
+            async with http.get(f"{base}/healthz") as r:
+                assert r.status == 200 and (await r.json()) == {"redis": "ok"}
+            async with http.get(f"{base}/metrics") as r:
+                assert r.status == 200 and r.content_type == "text/plain"
+                text = await r.text()
+        finally:
+            await pg.close()
+    assert 'tetrad_updates_total{type="message"}' in text
+    assert 'tetrad_handler_seconds_count{handler="start"}' in text
+    assert 'tetrad_webhook_refused_total{reason="bad_secret"}' in text
+    assert 'tetrad_webhook_refused_total{reason="no_secret"}' in text
+    assert "tetrad_rate_limit_wait_seconds_bucket" in text
+
+
+async def test_healthz_says_when_redis_is_gone(
+    emulator: Emulator, redis_server: RedisServer, tmp_path: pytest.TempPathFactory
+) -> None:
+    own = RedisServer(tmp_path, redis_server.executable)  # type: ignore[arg-type]
+    own.start()
+    try:
+        async with webhook_bot(emulator, own.url) as base, aiohttp.ClientSession() as http:
+            async with http.get(f"{base}/healthz") as r:
+                assert r.status == 200
+            own.stop()
+            async with http.get(f"{base}/healthz") as r:
+                assert r.status == 503 and (await r.json()) == {"redis": "unreachable"}
+    finally:
+        own.stop()
