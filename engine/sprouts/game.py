@@ -47,6 +47,17 @@ def _table(drawing: Drawing) -> MoveTable:
     return table
 
 
+def _child(drawing: Drawing, move: Move) -> Drawing:
+    """The drawing after ``move``, routed once per drawing: a previewed curve (drawn on a
+    copy of the game) is the very curve that is played, without routing it again."""
+    children: dict[Move, Drawing] = drawing.__dict__.setdefault("_children", {})
+    child = children.get(move)
+    if child is None:
+        child = draw_move(drawing, _table(drawing).choices[move])
+        children[move] = child
+    return child
+
+
 @register
 class Game(BaseGame[Move]):
     """Sprouts with ``spots`` starting spots (1–12); ``misere=True`` for misère play."""
@@ -165,8 +176,7 @@ class Game(BaseGame[Move]):
 
     def play(self, move: Move) -> None:
         self.check(move)
-        choice = _table(self._drawing).choices[move]
-        self._drawing = draw_move(self._drawing, choice)
+        self._drawing = _child(self._drawing, move)
         self._history.append(move)
         if not _table(self._drawing).moves:
             mover = 1 - self.turn  # the player who just moved
