@@ -45,7 +45,7 @@ from engine.sprouts.routing import Request, Route, _Fail
 
 TIP = STUB + 3.0  # length of the straight stubs at the ends and at the new spot
 MAX_SEG = 10.0  # curve segments longer than this are split before triangulating
-FILL_POINTS = 2500  # about this many free points over the paper (sparser on larger paper)
+FILL_POINTS = 1200  # about this many free points over the paper (sparser on larger paper)
 NARROW = 12.0  # a step through an edge of length L costs (1 + (NARROW / L)²) times more
 VIA_PULL = 8.0  # the curve goes this much further (in cost) per unit of room for its spot
 CLEAR = 2.5 * MIN_GAP  # the new curve keeps this far from others (and spots' discs) if it can
@@ -59,18 +59,26 @@ RING_GAP = math.radians(6)  # the ring stops this short of each curve leaving th
 LOOP_SPREAD = math.radians(35)  # a loop leaves its spot at ±this from its middle direction
 
 # vertex kinds (besides a piece number >= 0)
-K_FRAME, K_END, K_TONGUE, K_FILL, K_RING = -1, -2, -3, -4, -5
+K_FRAME, K_END, K_TONGUE, K_FILL, K_RING, K_WINDOW = -1, -2, -3, -4, -5, -6
 FRAME_PIECE = -1  # the paper's edge as a boundary to bridge (as in the raster router)
 
 
 class _Mesh:
     """The triangulated drawing with the new curve's stubs (and a loop's tongue)."""
 
-    def __init__(self, d: Drawing, chains: list[tuple[int, int, list[Point]]]) -> None:
+    def __init__(
+        self,
+        d: Drawing,
+        chains: list[tuple[int, int, list[Point]]],
+        window: tuple[float, float, float, float] | None = None,
+    ) -> None:
         self.d = d
         pts: list[Point] = []
         kind: list[int] = []
         index: dict[Point, int] = {}
+        w, h = d.width, d.height
+        x0, y0, x1, y1 = window or (0.0, 0.0, w, h)
+        x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, w), min(y1, h)
 
         def vid(p: Point, k: int) -> int:
             key = (float(p[0]), float(p[1]))
@@ -81,32 +89,52 @@ class _Mesh:
                 kind.append(k)
             return i
 
+        def add(owner: int, k: int, arr: np.ndarray) -> None:
+            """A chain, cut into the runs of its points inside the window."""
+            inside = (arr[:, 0] >= x0) & (arr[:, 0] <= x1) & (arr[:, 1] >= y0) & (arr[:, 1] <= y1)
+            run: list[int] = []
+            for p, ok in zip(arr, inside, strict=True):
+                if ok:
+                    run.append(vid(_pt(p), k))
+                    continue
+                if len(run) > 1:
+                    self.chains.append((owner, run))
+                run = []
+            if len(run) > 1:
+                self.chains.append((owner, run))
+
         pieces = d.pieces
-        self.spot_vertex = [vid((s.x, s.y), pieces[s.number - 1]) for s in d.spots]
+        self.spot_vertex = [
+            vid((s.x, s.y), pieces[s.number - 1]) if x0 <= s.x <= x1 and y0 <= s.y <= y1 else -1
+            for s in d.spots
+        ]
         # every constrained chain: (owner, vertex ids); owner >= 0 is a curve, else a kind
         self.chains: list[tuple[int, list[int]]] = []
         scale = d.width / WIDTH  # lengths that only set the mesh's density follow the paper
         for e, arr in enumerate(d.arrays):
-            k = pieces[d.curves[e].a - 1]
-            self.chains.append((e, [vid(_pt(p), k) for p in _split_long(arr, MAX_SEG * scale)]))
-        w, h = d.width, d.height
-        step = max(MAX_SEG * scale, math.sqrt(w * h / FILL_POINTS))
-        frame = _split_long(np.array([(0, 0), (w, 0), (w, h), (0, h), (0, 0)], float), step)
-        self.chains.append((K_FRAME, [vid(_pt(p), K_FRAME) for p in frame]))
+            add(e, pieces[d.curves[e].a - 1], _split_long(arr, MAX_SEG * scale))
+        step = max(MAX_SEG * scale, math.sqrt((x1 - x0) * (y1 - y0) / FILL_POINTS))
+        corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+        box = _split_long(np.array(corners, dtype=float), step)
+        if window is None:
+            add(K_FRAME, K_FRAME, box)
+        else:  # the window's edge only bounds the triangulation: curves cross it
+            for p in box[:-1]:
+                if not (x0 < p[0] < x1 and y0 < p[1] < y1):
+                    vid(_pt(p), K_WINDOW)
         for owner, k, line in chains:
-            arr = _split_long(np.asarray(line, dtype=float), TIP / 3)
-            self.chains.append((owner, [vid(_pt(p), k) for p in arr]))
+            add(owner, k, _split_long(np.asarray(line, dtype=float), TIP / 3))
         # free points on a staggered grid, away from everything drawn
         fixed = np.asarray(pts)
         dense = [fixed] + [
             _split_long(np.asarray(d.arrays[e]), step / 4) for e in range(len(d.arrays))
         ]
         tree = cKDTree(np.concatenate(dense))
-        ys = np.arange(step / 2, h, step * 0.866)
+        ys = np.arange(y0 + step / 2, y1, step * 0.866)
         fill = [
             (x, y)
             for r, y in enumerate(ys)
-            for x in np.arange(step / 2 + (step / 2) * (r % 2), w, step)
+            for x in np.arange(x0 + step / 2 + (step / 2) * (r % 2), x1, step)
         ]
         fa = np.asarray(fill, dtype=float).reshape(-1, 2)
         if len(fa):
@@ -117,49 +145,35 @@ class _Mesh:
         self.kind = np.asarray(kind, dtype=np.int64)
         self.index = index
         self._conform()
-        self._medial()
-
-    def _medial(self) -> None:
-        """Free points in the middle of every gap between drawn things (edges joining two
-        drawn vertices), so that a bridge can run down a narrow passage with room for the
-        curve on both sides of it."""
-        n = len(self.P)
-        s = self.tri.simplices
-        e = np.concatenate([s[:, [1, 2]], s[:, [2, 0]], s[:, [0, 1]]])
-        e = np.unique(np.sort(e, axis=1), axis=0)
-        drawn = self.kind != K_FILL
-        e = e[drawn[e[:, 0]] & drawn[e[:, 1]]]
-        keys = e[:, 0] * n + e[:, 1]
-        con = []
-        for _, ids in self.chains:
-            a, b = np.asarray(ids[:-1]), np.asarray(ids[1:])
-            con.append(np.minimum(a, b) * n + np.maximum(a, b))
-        e = e[~np.isin(keys, np.concatenate(con))]
-        length = np.hypot(*(self.P[e[:, 0]] - self.P[e[:, 1]]).T)
-        e = e[length > MEDIAL_FROM]
-        if not len(e):
-            return
-        mid = (self.P[e[:, 0]] + self.P[e[:, 1]]) / 2
-        self.P = np.concatenate([self.P, mid])
-        self.kind = np.concatenate([self.kind, np.full(len(mid), K_FILL, dtype=np.int64)])
-        self._conform()
 
     def _conform(self) -> None:
-        """Triangulate, splitting every constrained segment that is not an edge yet."""
-        for _ in range(14):
+        """Triangulate, splitting every constrained segment that is not an edge yet. The
+        first round also adds a free point in the middle of every gap between drawn things
+        (edges joining two drawn vertices), so that a bridge can run down a narrow passage
+        with room for the curve on both sides of it."""
+        for round_ in range(14):
             tri = Delaunay(self.P)
             n = len(self.P)
             s = tri.simplices
             e = np.concatenate([s[:, [1, 2]], s[:, [2, 0]], s[:, [0, 1]]])
-            keys = np.unique(np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1]))
+            e = np.unique(np.sort(e, axis=1), axis=0)
+            keys = e[:, 0] * n + e[:, 1]
             a = np.concatenate([np.asarray(ids[:-1]) for _, ids in self.chains])
             b = np.concatenate([np.asarray(ids[1:]) for _, ids in self.chains])
-            bad = ~np.isin(np.minimum(a, b) * n + np.maximum(a, b), keys, assume_unique=False)
-            if not bad.any():
-                self.tri = tri
-                return
+            con = np.minimum(a, b) * n + np.maximum(a, b)
+            bad = ~np.isin(con, keys)
             new_pts: list[np.ndarray] = []
             new_kind: list[int] = []
+            if round_ == 0:
+                drawn = self.kind != K_FILL
+                gap = e[drawn[e[:, 0]] & drawn[e[:, 1]] & ~np.isin(keys, con)]
+                length = np.hypot(*(self.P[gap[:, 0]] - self.P[gap[:, 1]]).T)
+                gap = gap[length > MEDIAL_FROM]
+                new_pts += list((self.P[gap[:, 0]] + self.P[gap[:, 1]]) / 2)
+                new_kind += [K_FILL] * len(gap)
+            elif not bad.any():
+                self.tri = tri
+                return
             at = 0
             for c, (owner, ids) in enumerate(self.chains):
                 nseg = len(ids) - 1
@@ -171,11 +185,16 @@ class _Mesh:
                 for i in range(nseg):
                     out.append(ids[i])
                     if mine[i]:
-                        out.append(n + len(new_pts))
-                        new_pts.append((self.P[ids[i]] + self.P[ids[i + 1]]) / 2)
-                        new_kind.append(int(self.kind[ids[i]]))
+                        p, q = self.P[ids[i]], self.P[ids[i + 1]]
+                        for f in (1 / 3, 2 / 3):
+                            out.append(n + len(new_pts))
+                            new_pts.append(p + f * (q - p))
+                            new_kind.append(int(self.kind[ids[i]]))
                 out.append(ids[-1])
                 self.chains[c] = (owner, out)
+            if not new_pts:
+                self.tri = tri
+                return
             self.P = np.concatenate([self.P, np.asarray(new_pts)])
             self.kind = np.concatenate([self.kind, np.asarray(new_kind, dtype=np.int64)])
         raise _Fail("the triangulation does not settle")
@@ -211,6 +230,11 @@ class _MeshRouter:
         self.segs = np.concatenate(segs) if segs else np.zeros((0, 2, 2))
         pts = [np.asarray([(s.x, s.y) for s in d.spots]), *d.arrays]
         self.ring_of: dict[int, float] = {}  # spot -> radius of its ring
+        self.window = None  # a bounded face is triangulated only round its outer edge
+        if req.box is not None:
+            mg = 2 * RING + 2 * MAX_SEG * d.width / WIDTH
+            bx0, by0, bx1, by1 = req.box
+            self.window = (bx0 - mg, by0 - mg, bx1 + mg, by1 + mg)
         curves = [_split_long(a, 2.0) for a in d.arrays]
         self.curve_pts = cKDTree(np.concatenate(curves)) if curves else None
         self.spot_pts = cKDTree(np.asarray([(s.x, s.y) for s in d.spots]))
@@ -347,7 +371,7 @@ class _MeshRouter:
         ta, tb = _tip(pa, th_a, TIP), _tip(pb, th_b, TIP)
         ends = [(K_END, K_END, [pa, ta]), (K_END, K_END, [pb, tb])]
         stubs = [((req.a,), [pa, ta]), ((req.b,), [pb, tb])]
-        m = _Mesh(d, ends + self._rings({req.a: [th_a], req.b: [th_b]}, stubs))
+        m = _Mesh(d, ends + self._rings({req.a: [th_a], req.b: [th_b]}, stubs), self.window)
         return self._finish(m, pa, pb, ta, tb, th_a, th_b)
 
     def _loop(self, pa: Point) -> Route:
@@ -372,7 +396,7 @@ class _MeshRouter:
         ends = [(K_END, K_END, [pa, ta]), (K_END, K_END, [pa, tb])]
         ends.append((K_TONGUE, K_TONGUE, [pa, tongue]))
         lines = [((req.a,), [pa, p]) for p in (ta, tb, tongue)]
-        m = _Mesh(d, ends + self._rings({req.a: [th_a, th_b, mid]}, lines))
+        m = _Mesh(d, ends + self._rings({req.a: [th_a, th_b, mid]}, lines), self.window)
         return self._finish(m, pa, pa, ta, tb, th_a, th_b)
 
     def _finish(
