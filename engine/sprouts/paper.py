@@ -1,7 +1,8 @@
 """Playing a move on the drawing: what to route, the route, and the exact check.
 
-:func:`draw_move` is the only way the game changes its drawing. It asks the router for a
-curve at each resolution in turn and accepts the first drawing that passes every check:
+:func:`draw_move` is the only way the game changes its drawing. It asks the triangulation
+router (:mod:`engine.sprouts.mesh`) for a curve, on the drawing as it is and then on the
+drawing enlarged step by step, and accepts the first drawing that passes every check:
 
 1. the geometry (:func:`~engine.sprouts.drawing.check_geometry`: no crossing, gaps held, the
    new spot on no other curve);
