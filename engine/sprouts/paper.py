@@ -1,7 +1,8 @@
 """Playing a move on the drawing: what to route, the route, and the exact check.
 
-:func:`draw_move` is the only way the game changes its drawing. It asks the router for a
-curve at each resolution in turn and accepts the first drawing that passes every check:
+:func:`draw_move` is the only way the game changes its drawing. It asks the triangulation
+router (:mod:`engine.sprouts.mesh`) for a curve, on the drawing as it is and then on the
+drawing enlarged step by step, and accepts the first drawing that passes every check:
 
 1. the geometry (:func:`~engine.sprouts.drawing.check_geometry`: no crossing, gaps held, the
    new spot on no other curve);
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.sprouts.drawing import Drawing, DrawingError, check_geometry, plane_key
+from engine.sprouts.mesh import route_mesh
 from engine.sprouts.moves import Choice
 from engine.sprouts.routing import ATTEMPTS, Params, Request, RoutingError, _Fail, route
 
@@ -83,17 +85,39 @@ def expected_key(drawing: Drawing, ch: Choice) -> tuple[Any, ...]:
 def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
     """The drawing after move ``ch``, routed and checked; raises :class:`RoutingError`.
 
-    Each resolution of :data:`ATTEMPTS` is tried in turn; when none finds a curve that
-    passes the checks, the whole drawing is enlarged (which keeps its topology and gives
-    every gap more room against the fixed minimum gaps) and the resolutions are tried again.
+    First the raster router's roomiest resolution (readable curves where there is room);
+    then the triangulation router (:mod:`engine.sprouts.mesh`), on the drawing as it is and
+    then enlarged step by step (which keeps its topology and widens every gap against the
+    fixed minimum gaps; the triangulation's cost does not grow with the size).
     """
     want = expected_key(drawing, ch)
     child_key = drawing.position.play(ch.pmove).canonical()
     failures: list[str] = []
+
+    def accept(new: Drawing, tag: str) -> bool:
+        n = len(new.curves)
+        try:
+            check_geometry(new, [n - 2, n - 1])
+        except DrawingError as e:
+            failures.append(f"{tag}: {e}")
+            return False
+        if new.plane_key() != want:
+            failures.append(f"{tag}: the curve separates the wrong spots")
+            return False
+        if new.position.canonical() != child_key:
+            failures.append(f"{tag}: the derived position is not the move's child")
+            return False
+        return True
+
     base = drawing
-    for grow in range(len(GROWTH) + 1):
-        if grow:
-            drawing = base.scaled(GROWTH[grow - 1])
+    if drawing.width <= RASTER_UP_TO:
+        for prm in ATTEMPTS[:RASTER_TRIES]:
+            new = _attempt(drawing, request_for(drawing, ch), prm, failures)
+            if new is not None and accept(new, f"raster {prm.cell}"):
+                return new
+    for grow in (1.0, *GROWTH):
+        if grow != 1.0:
+            drawing = base.scaled(grow)
             try:
                 check_geometry(drawing)
             except DrawingError as e:
@@ -102,23 +126,13 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
             if drawing.plane_key() != base.plane_key():
                 failures.append("enlarging changed the drawing")
                 break
-        req = request_for(drawing, ch)
-        for prm in ATTEMPTS:
-            new = _attempt(drawing, req, prm, failures)
-            if new is None:
-                continue
-            n = len(new.curves)
-            try:
-                check_geometry(new, [n - 2, n - 1])
-            except DrawingError as e:
-                failures.append(f"{prm.cell}: {e}")
-                continue
-            if new.plane_key() != want:
-                failures.append(f"{prm.cell}: the curve separates the wrong spots")
-                continue
-            if new.position.canonical() != child_key:
-                failures.append(f"{prm.cell}: the derived position is not the move's child")
-                continue
+        try:
+            r = route_mesh(drawing, request_for(drawing, ch))
+        except _Fail as e:
+            failures.append(f"mesh x{grow}: {e}")
+            continue
+        new = drawing.with_move(r.spot, r.first, r.second)
+        if accept(new, f"mesh x{grow}"):
             return new
     raise RoutingError(f"could not draw {ch.move}: " + "; ".join(failures), move=str(ch.move))
 
@@ -126,6 +140,8 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
 # How much the paper is enlarged, step by step, when no curve fits: any move fits at last,
 # but the gaps of a drawing enlarged a lot look thin next to its spots (see README).
 GROWTH = (1.5, 2.25, 3.4, 5.0, 7.6)
+RASTER_TRIES = 0  # the raster router's resolutions tried first (roomy, readable curves)
+RASTER_UP_TO = 1000.0  # ... on paper up to this wide (its grid would get coarse beyond)
 
 
 def _attempt(drawing: Drawing, req: Request, prm: Params, failures: list[str]) -> Drawing | None:

@@ -23,7 +23,7 @@ a failed attempt is retried at a finer resolution before anything gives up.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -35,6 +35,7 @@ from scipy.sparse.csgraph import dijkstra
 from engine.core import IllegalMove
 from engine.sprouts.drawing import STUB, TAU, Drawing, Point
 
+MAX_CELLS = 160_000  # a grid never has more cells: its cost is bounded whatever the drawing's size
 ISOLATED = 1 << 24  # owner ids of isolated spots in the raster: ISOLATED + spot number
 FRAME = -1  # the paper's edge among the pieces to bridge
 
@@ -256,11 +257,20 @@ def _dilate4(mask: np.ndarray) -> np.ndarray:
 
 def route(drawing: Drawing, req: Request, prm: Params) -> Route:
     """One attempt at one resolution; raises :class:`_Fail` when it finds no way."""
-    window = None
+    window = (0.0, 0.0, drawing.width, drawing.height)
     if req.box is not None:
         x0, y0, x1, y1 = req.box
         m = prm.spot + 2 * prm.cell  # spots further out cannot reach into the face
-        window = (x0 - m, y0 - m, x1 + m, y1 + m)
+        window = (
+            max(0.0, x0 - m),
+            max(0.0, y0 - m),
+            min(drawing.width, x1 + m),
+            min(drawing.height, y1 + m),
+        )
+    area = (window[2] - window[0]) * (window[3] - window[1])
+    cell = math.sqrt(area / MAX_CELLS)
+    if cell > prm.cell:
+        prm = replace(prm, cell=cell)
     g = Grid(drawing, prm, window)
     return _Router(g, req).run()
 
@@ -456,7 +466,7 @@ class _Router:
         # the tongue: from the spot's blocked disc outwards
         best = None
         for rho in (70.0, 55.0, 42.0, 32.0, 24.0, 16.0, 10.0, 0.0):
-            d0 = prm.spot + rho + 3 * g.h
+            d0 = max(prm.spot, prm.stub) + rho + 3 * g.h
             c = (x + d0 * ux, y + d0 * uy)
             j, i = g.cell(c)
             if g.holds(c) and free[j, i] and (rho == 0 or room[j, i] >= rho + 4 * g.h):

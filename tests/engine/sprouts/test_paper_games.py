@@ -9,6 +9,7 @@ hypothesis; the long games (up to 10 spots) run with TETRAD_SLOW=1.
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from engine.sprouts import Game
 from engine.sprouts.drawing import MIN_GAP, SPOT_GAP, check_geometry
 from engine.sprouts.game import _table
+from engine.sprouts.routing import RoutingError
 
 SLOW = bool(os.environ.get("TETRAD_SLOW"))
 
@@ -67,3 +69,32 @@ def test_random_games_up_to_ten_spots(n: int, data: st.DataObject) -> None:
 
 def test_minimum_gaps_are_positive() -> None:
     assert 0 < MIN_GAP < SPOT_GAP
+
+
+def _draw_every_move(n: int, seeds: range) -> list[str]:
+    """Random games to the end; every legal move chosen must be drawn (a RoutingError
+    fails the move, and the game stops there). Returns the moves that could not be drawn."""
+    failed = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        g = Game(n)
+        while not g.over:
+            m = rng.choice(g.legal_moves())
+            try:
+                g.play(m)
+            except RoutingError:
+                failed.append(f"n={n} seed={seed} ply={g.ply} {g.format_move(m)}")
+                break
+    return failed
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_random_games_never_fail_to_draw(n: int) -> None:
+    assert _draw_every_move(n, range(2)) == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SLOW, reason="set TETRAD_SLOW=1 (several minutes)")
+@pytest.mark.parametrize("n", [3, 5, 7, 8, 9, 10, 11, 12])
+def test_random_games_never_fail_to_draw_long(n: int) -> None:
+    assert _draw_every_move(n, range(6)) == []
