@@ -151,19 +151,20 @@ def _play(match: Match, actor: Actor, action: Play, now: float) -> list[Effect]:
         if match.seat_of(actor.user) is None:
             raise Refused("err.not_a_player")
         raise Refused("err.not_your_turn")
-    game = match.game
     game_ui = ui.get(match.kind)
     if action.code is not None:
         move = game_ui.decode(match, action.code)
     else:
-        move = _parse(game, action.text or "")
+        move = _parse(match, action.text or "")
     return _commit(match, move, now)
 
 
-def _parse(game: engine.Game[Any], text: str) -> Any:
+def _parse(match: Match, text: str) -> Any:
     try:
-        return game.parse_move(text.strip())
+        return match.game.parse_move(text.strip())
     except engine.BadNotation as e:
+        if e.code != "bad_notation":  # a specific reason (no such spot, several moves…)
+            raise illegal(match, e) from e
         raise Refused("err.bad_notation", text=text.strip()[:40], detail=e.reason) from e
 
 
@@ -206,7 +207,7 @@ def _ai_move(match: Match, action: AIMove, now: float) -> list[Effect]:
     seat = match.to_move
     if seat is None or not seat.is_ai or match.game.turn != action.seat:
         raise Refused("err.stale")
-    return _commit(match, _parse(match.game, action.move), now)
+    return _commit(match, _parse(match, action.move), now)
 
 
 def _cursor(match: Match, actor: Actor, op: str, place: int | None, now: float) -> list[Effect]:

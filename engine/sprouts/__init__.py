@@ -60,3 +60,9 @@ first found, or None: much cheaper from a winning position).
 from engine.sprouts.position import BadPosition, Move, Position
 
 __all__ = ["BadPosition", "Move", "Position"]
+
+# The game on paper registers itself as kind "sprouts" (numpy/scipy load with it).
+from engine.sprouts.game import ILLEGAL_CODES, Game
+from engine.sprouts.moves import Move as PaperMove
+
+__all__ += ["ILLEGAL_CODES", "Game", "PaperMove"]

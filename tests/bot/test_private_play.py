@@ -28,6 +28,7 @@ async def test_quick_dots_against_the_bot_is_two_taps(pg: ScenarioClient) -> Non
 MENUS = {
     "dots": ["Dots", "Small 10×10", "Next »"],
     "boxes": ["Dots and Boxes", "3×3", "Next »"],
+    "sprouts": ["Sprouts", "3", "Next »"],
 }
 
 

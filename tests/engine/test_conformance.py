@@ -30,6 +30,13 @@ CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"rows": 2, "cols": 2, "players": 4},
         {"preset": "quick"},
     ],
+    "sprouts": [
+        {"spots": 1},
+        {"spots": 2},
+        {"spots": 3},
+        {"spots": 5},
+        {"spots": 3, "misere": True},
+    ],
 }
 SEEDS = range(3)
 MOVES_CHECKED_PER_PLY = 12

@@ -1,0 +1,153 @@
+"""Sprouts on paper: ``python -m bench.sprouts_paper``.
+
+Prints, per number of spots, the time ``Game.play`` takes per move (routing, the exact
+check, the next move table) along random games (p50/p99/max against the targets: p99 at
+most 0.3 s, max at most 1 s, and no RoutingError: every legal move must be drawable), how
+often the paper had to be enlarged;
+the AI's time per move for each level; and the time ``render.board_png`` needs for a
+12-spot game late in play (target: at most 30 ms). Each part has a time budget; a part that
+runs out says so. Timings on a shared 2-core machine are noisy: run it twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from engine.sprouts import Game
+from engine.sprouts.ai import LEVELS, choose_move
+from engine.sprouts.drawing import WIDTH
+from engine.sprouts.routing import RoutingError
+
+TARGET_P99 = 0.3  # seconds: play() along random games, every n in 2..12, on a 2-core machine
+TARGET_MAX = 1.0
+Q_TIMES: dict[int, dict[str, float]] = {}  # per n: p50, p99, max, failures (for bench/__main__)
+
+
+def _q(xs: list[float], q: float) -> float:
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def _fmt(xs: list[float]) -> str:
+    if not xs:
+        return "no data"
+    xs = sorted(xs)
+    return (
+        f"mean {1000 * statistics.fmean(xs):7.1f} ms  median {1000 * statistics.median(xs):7.1f}"
+        f"  p90 {1000 * _q(xs, 0.9):7.1f}  p99 {1000 * _q(xs, 0.99):7.1f}"
+        f"  max {1000 * xs[-1]:7.1f}  (n={len(xs)})"
+    )
+
+
+def play_speed(spots: list[int], games: int, budget: float) -> dict[int, Game]:
+    """Random games per n (seeds 0, 1, ...): play() time per move and every RoutingError
+    (a legal move the engine could not draw; that game stops there). Returns one game per n
+    for later parts."""
+    kept: dict[int, Game] = {}
+    print(
+        f"play() per move along random games (targets: p99 <= {1000 * TARGET_P99:.0f} ms,"
+        f" max <= {1000 * TARGET_MAX:.0f} ms, no RoutingError):"
+    )
+    for n in spots:
+        times: list[float] = []
+        enlarged = finished = played = 0
+        failures: list[str] = []
+        start = time.monotonic()
+        for seed in range(games):
+            if time.monotonic() - start >= budget:
+                break
+            rng = random.Random(seed)
+            g = Game(n)
+            while not g.over and time.monotonic() - start < budget:
+                m = rng.choice(g.legal_moves())
+                t = time.perf_counter()
+                try:
+                    g.play(m)
+                except RoutingError:
+                    times.append(time.perf_counter() - t)
+                    failures.append(f"seed {seed} ply {g.ply} {g.format_move(m)}")
+                    break
+                times.append(time.perf_counter() - t)
+            played += 1
+            finished += g.over
+            enlarged += g.drawing.width > WIDTH
+            kept.setdefault(n, g)
+        note = "" if time.monotonic() - start < budget else "  [budget ran out]"
+        xs = sorted(times)
+        ok = bool(xs) and _q(xs, 0.99) <= TARGET_P99 and xs[-1] <= TARGET_MAX and not failures
+        print(
+            f"  n={n:2d}: {_fmt(times)}  games {played} (finished {finished}, enlarged"
+            f" {enlarged}), RoutingError {len(failures)}  {'ok' if ok else 'MISSED'}{note}"
+        )
+        for f in failures[:5]:
+            print(f"        could not draw: {f}")
+        if xs:
+            Q_TIMES[n] = {
+                "p50": _q(xs, 0.5),
+                "p99": _q(xs, 0.99),
+                "max": xs[-1],
+                "failures": float(len(failures)),
+            }
+    return kept
+
+
+def ai_speed(spots: list[int], budget: float) -> None:
+    print("choose_move per move (levels with their default time limits), random games:")
+    for n, misere in [(n, False) for n in spots] + [(5, True)]:
+        for level in LEVELS:
+            times: list[float] = []
+            start = time.monotonic()
+            g = Game(n, misere=misere)
+            rng = random.Random(n)
+            while not g.over and time.monotonic() - start < budget:
+                g.legal_moves()  # the table is shared with the keyboard; not the AI's cost
+                t = time.perf_counter()
+                m = choose_move(g, level, seed=g.ply)
+                times.append(time.perf_counter() - t)
+                g.play(m if rng.random() < 0.5 else rng.choice(g.legal_moves()))
+            tag = " misère" if misere else ""
+            print(f"  n={n:2d}{tag:7s} {level:6s}: {_fmt(times)}")
+
+
+def render_speed(repeats: int) -> None:
+    import render
+
+    rng = random.Random(1)
+    g = Game(12)
+    while not g.over and g.ply < 22:
+        g.play(rng.choice(g.legal_moves()))
+    render.board_png(g, {})  # warm the caches (paper, sprites)
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        render.board_png(g, {})
+        times.append(time.perf_counter() - t)
+    print(f"render.board_png, 12 spots after {g.ply} moves: {_fmt(times)}  (target <= 30 ms)")
+    preview = g.legal_moves()[0]
+    times = []
+    for _ in range(max(1, repeats // 4)):
+        t = time.perf_counter()
+        render.board_png(g, {"preview": preview})
+        times.append(time.perf_counter() - t)
+    print(f"  with a preview (plays the move on a copy): {_fmt(times)}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--spots", default="2,3,4,5,6,7,8,9,10,11,12")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--budget", type=float, default=60.0, help="seconds per part and n")
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--skip-ai", action="store_true")
+    args = ap.parse_args()
+    spots = [int(s) for s in args.spots.split(",")]
+    play_speed(spots, args.games, args.budget)
+    if not args.skip_ai:
+        ai_speed([n for n in spots if n <= 7], args.budget / 4)
+    render_speed(args.repeats)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,844 @@
+"""Routing a new curve through one face on a triangulation of the drawing (no raster).
+
+The raster router (:mod:`engine.sprouts.routing`) draws roomy, readable curves when there is
+room, but its cost grows with the paper's area over the square of its cell and it cannot see
+passages narrower than a few cells. This router has neither limit: its cost depends on the
+number of curve vertices, not on the scale, so enlarging the paper (which only widens every
+gap against the fixed minimum gaps) always helps and never costs more.
+
+The curves' vertices (each curve segment subdivided until it is an edge of the triangulation),
+the spots, the paper's edge, the new curve's end stubs and a sparse fill of free points are
+triangulated (Delaunay, made conforming). Triangles reached from the start corner without
+crossing a curve or a stub are the face. A split or a loop must leave each other boundary of
+the face on its side: *bridges*, chains of triangles from each boundary to the part of the
+structure on its side (the walk's arc, or a virtual *tongue* out of a loop's spot), are
+blocked; the face minus the bridges is simply connected, so every path from end to end
+separates as asked. The path is a cheapest chain of triangles (narrow passages cost more);
+the curve crosses each shared edge of the chain at one point, slid along that edge to smooth
+the curve while keeping clear of real curves and spots, so it never leaves the chain and never
+crosses anything. The caller checks the result exactly, as for the raster router.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components, dijkstra
+from scipy.spatial import Delaunay, cKDTree
+
+from engine.sprouts.drawing import (
+    MIN_GAP,
+    SPOT_GAP,
+    STUB,
+    TAU,
+    WIDTH,
+    Drawing,
+    Point,
+    _seg_dist,
+    _segments,
+    _stub_runs,
+)
+from engine.sprouts.routing import Request, Route, _Fail
+
+TIP = STUB + 3.0  # length of the straight stubs at the ends and at the new spot
+MAX_SEG = 10.0  # curve segments longer than this are split before triangulating
+FILL_POINTS = 1200  # about this many free points over the paper (sparser on larger paper)
+NARROW = 12.0  # a step through an edge of length L costs (1 + (NARROW / L)²) times more
+VIA_PULL = 8.0  # the curve goes this much further (in cost) per unit of room for its spot
+CLEAR = 2.5 * MIN_GAP  # the new curve keeps this far from others (and spots' discs) if it can
+CLEAR_CURVE = 2.5 * MIN_GAP  # the curve keeps this far from curve vertices where it can
+CLEAR_SPOT = 1.4 * SPOT_GAP  # ... and this far from spots
+MIN_STUB_ANGLE = math.radians(12)  # a new stub keeps this far from the spot's other stubs
+MEDIAL_FROM = 4 * MIN_GAP  # gaps at least this wide get a free point in their middle
+MIN_SPACING = 4.0  # points of the new curve closer than this to the previous one are dropped
+RING = SPOT_GAP + 2.5  # radius of the ring of constrained arcs round each spot
+RING_GAP = math.radians(6)  # the ring stops this short of each curve leaving the spot
+LOOP_SPREAD = math.radians(35)  # a loop leaves its spot at ±this from its middle direction
+
+# vertex kinds (besides a piece number >= 0)
+K_FRAME, K_END, K_TONGUE, K_FILL, K_RING, K_WINDOW = -1, -2, -3, -4, -5, -6
+FRAME_PIECE = -1  # the paper's edge as a boundary to bridge (as in the raster router)
+
+
+class _Mesh:
+    """The triangulated drawing with the new curve's stubs (and a loop's tongue)."""
+
+    def __init__(
+        self,
+        d: Drawing,
+        chains: list[tuple[int, int, list[Point]]],
+        window: tuple[float, float, float, float] | None = None,
+    ) -> None:
+        self.d = d
+        pts: list[Point] = []
+        kind: list[int] = []
+        index: dict[Point, int] = {}
+        w, h = d.width, d.height
+        x0, y0, x1, y1 = window or (0.0, 0.0, w, h)
+        x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, w), min(y1, h)
+
+        def vid(p: Point, k: int) -> int:
+            key = (float(p[0]), float(p[1]))
+            i = index.get(key)
+            if i is None:
+                i = index[key] = len(pts)
+                pts.append(key)
+                kind.append(k)
+            return i
+
+        def add(owner: int, k: int, arr: np.ndarray) -> None:
+            """A chain, cut into the runs of its points inside the window."""
+            inside = (arr[:, 0] >= x0) & (arr[:, 0] <= x1) & (arr[:, 1] >= y0) & (arr[:, 1] <= y1)
+            run: list[int] = []
+            for p, ok in zip(arr, inside, strict=True):
+                if ok:
+                    run.append(vid(_pt(p), k))
+                    continue
+                if len(run) > 1:
+                    self.chains.append((owner, run))
+                run = []
+            if len(run) > 1:
+                self.chains.append((owner, run))
+
+        pieces = d.pieces
+        self.spot_vertex = [
+            vid((s.x, s.y), pieces[s.number - 1]) if x0 <= s.x <= x1 and y0 <= s.y <= y1 else -1
+            for s in d.spots
+        ]
+        # every constrained chain: (owner, vertex ids); owner >= 0 is a curve, else a kind
+        self.chains: list[tuple[int, list[int]]] = []
+        scale = d.width / WIDTH  # lengths that only set the mesh's density follow the paper
+        for e, arr in enumerate(d.arrays):
+            add(e, pieces[d.curves[e].a - 1], _split_long(arr, MAX_SEG * scale))
+        step = max(MAX_SEG * scale, math.sqrt((x1 - x0) * (y1 - y0) / FILL_POINTS))
+        corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+        box = _split_long(np.array(corners, dtype=float), step)
+        if window is None:
+            add(K_FRAME, K_FRAME, box)
+        else:  # the window's edge only bounds the triangulation: curves cross it
+            for p in box[:-1]:
+                if not (x0 < p[0] < x1 and y0 < p[1] < y1):
+                    vid(_pt(p), K_WINDOW)
+        for owner, k, line in chains:
+            add(owner, k, _split_long(np.asarray(line, dtype=float), TIP / 3))
+        # free points on a staggered grid, away from everything drawn
+        fixed = np.asarray(pts)
+        dense = [fixed] + [
+            _split_long(np.asarray(d.arrays[e]), step / 4) for e in range(len(d.arrays))
+        ]
+        tree = cKDTree(np.concatenate(dense))
+        ys = np.arange(y0 + step / 2, y1, step * 0.866)
+        fill = [
+            (x, y)
+            for r, y in enumerate(ys)
+            for x in np.arange(x0 + step / 2 + (step / 2) * (r % 2), x1, step)
+        ]
+        fa = np.asarray(fill, dtype=float).reshape(-1, 2)
+        if len(fa):
+            far = tree.query(fa)[0] > 0.6 * step
+            for p in fa[far]:
+                vid((float(p[0]), float(p[1])), K_FILL)
+        self.P = np.asarray(pts, dtype=float)
+        self.kind = np.asarray(kind, dtype=np.int64)
+        self.index = index
+        self._conform()
+
+    def _conform(self) -> None:
+        """Triangulate, splitting every constrained segment that is not an edge yet. The
+        first round also adds a free point in the middle of every gap between drawn things
+        (edges joining two drawn vertices), so that a bridge can run down a narrow passage
+        with room for the curve on both sides of it."""
+        for round_ in range(14):
+            tri = Delaunay(self.P)
+            n = len(self.P)
+            s = tri.simplices
+            e = np.concatenate([s[:, [1, 2]], s[:, [2, 0]], s[:, [0, 1]]])
+            e = np.unique(np.sort(e, axis=1), axis=0)
+            keys = e[:, 0] * n + e[:, 1]
+            a = np.concatenate([np.asarray(ids[:-1]) for _, ids in self.chains])
+            b = np.concatenate([np.asarray(ids[1:]) for _, ids in self.chains])
+            con = np.minimum(a, b) * n + np.maximum(a, b)
+            bad = ~np.isin(con, keys)
+            new_pts: list[np.ndarray] = []
+            new_kind: list[int] = []
+            if round_ == 0:
+                drawn = self.kind != K_FILL
+                gap = e[drawn[e[:, 0]] & drawn[e[:, 1]] & ~np.isin(keys, con)]
+                length = np.hypot(*(self.P[gap[:, 0]] - self.P[gap[:, 1]]).T)
+                gap = gap[length > MEDIAL_FROM]
+                new_pts += list((self.P[gap[:, 0]] + self.P[gap[:, 1]]) / 2)
+                new_kind += [K_FILL] * len(gap)
+            elif not bad.any():
+                self.tri = tri
+                return
+            at = 0
+            for c, (owner, ids) in enumerate(self.chains):
+                nseg = len(ids) - 1
+                mine = bad[at : at + nseg]
+                at += nseg
+                if not mine.any():
+                    continue
+                out: list[int] = []
+                for i in range(nseg):
+                    out.append(ids[i])
+                    if mine[i]:
+                        p, q = self.P[ids[i]], self.P[ids[i + 1]]
+                        for f in (1 / 3, 2 / 3):
+                            out.append(n + len(new_pts))
+                            new_pts.append(p + f * (q - p))
+                            new_kind.append(int(self.kind[ids[i]]))
+                out.append(ids[-1])
+                self.chains[c] = (owner, out)
+            if not new_pts:
+                self.tri = tri
+                return
+            self.P = np.concatenate([self.P, np.asarray(new_pts)])
+            self.kind = np.concatenate([self.kind, np.asarray(new_kind, dtype=np.int64)])
+        raise _Fail("the triangulation does not settle")
+
+
+def _pt(p: np.ndarray) -> Point:
+    return (float(p[0]), float(p[1]))
+
+
+def _split_long(arr: np.ndarray, longest: float) -> np.ndarray:
+    """The polyline with points added so that no segment is longer than ``longest``
+    (every original point kept)."""
+    if len(arr) < 2:
+        return arr
+    seg = arr[1:] - arr[:-1]
+    k = np.maximum(1, np.ceil(np.hypot(*seg.T) / longest).astype(int))
+    idx = np.repeat(np.arange(len(seg)), k)
+    first = np.cumsum(k) - k
+    t = (np.arange(len(idx)) - first[idx] + 1) / k[idx]
+    return np.concatenate([arr[:1], arr[idx] + t[:, None] * seg[idx]])
+
+
+def route_mesh(d: Drawing, req: Request) -> Route:
+    """Route the move ``req`` on a triangulation; raises :class:`_Fail` when it finds no way."""
+    return _MeshRouter(d, req).run()
+
+
+class _MeshRouter:
+    def __init__(self, d: Drawing, req: Request) -> None:
+        self.d = d
+        self.req = req
+        segs = [np.stack([a[:-1], a[1:]], axis=1) for a in d.arrays]
+        self.segs = np.concatenate(segs) if segs else np.zeros((0, 2, 2))
+        pts = [np.asarray([(s.x, s.y) for s in d.spots]), *d.arrays]
+        self.ring_of: dict[int, float] = {}  # spot -> radius of its ring
+        self.window = None  # a bounded face is triangulated only round its outer edge
+        if req.box is not None:
+            mg = 2 * RING + 2 * MAX_SEG * d.width / WIDTH
+            bx0, by0, bx1, by1 = req.box
+            self.window = (bx0 - mg, by0 - mg, bx1 + mg, by1 + mg)
+        curves = [_split_long(a, 2.0) for a in d.arrays]
+        self.curve_pts = cKDTree(np.concatenate(curves)) if curves else None
+        self.spot_pts = cKDTree(np.asarray([(s.x, s.y) for s in d.spots]))
+        self.obstacles = cKDTree(np.concatenate([_split_long(p, 4.0) for p in pts]))
+
+    # -- the ends --------------------------------------------------------------------------
+
+    def _directions(
+        self, spot: int, wedge: tuple[float, float], toward: Point | None, spread: float = 0.0
+    ) -> list[float]:
+        """Directions a stub could leave ``spot`` by inside its wedge, best first: with room
+        ahead, away from the wedge's sides, towards ``toward`` if given."""
+        start, width = wedge
+        x, y = self.d.place(spot)
+        margin = min(math.radians(25), width / 3) + spread
+        if width - 2 * margin <= 0:
+            return [start + width / 2] if spread == 0 else []
+        n = max(4, int(math.degrees(width - 2 * margin) / 8))
+        ths = start + margin + (width - 2 * margin) * np.arange(n + 1) / n
+        if width >= TAU:
+            ths = ths[:-1]
+        probe = np.stack([x + 2.5 * TIP * np.cos(ths), y + 2.5 * TIP * np.sin(ths)], axis=1)
+        room = np.minimum(self.obstacles.query(probe)[0], 4 * TIP)
+        score = room.copy()
+        if width < TAU:
+            score -= 0.25 * TIP * np.abs((ths - start) / width - 0.5)
+        if toward is not None:
+            score += 0.5 * TIP * np.cos(ths - math.atan2(toward[1] - y, toward[0] - x))
+        return [float(t) for t in ths[np.argsort(-score)]]
+
+    def _ray_ok(self, spot: int, th: float, length: float) -> bool:
+        """Whether a straight stub from ``spot`` along ``th`` keeps clear of every curve but
+        the stubs already at the spot (which it keeps an angle from) and of every spot."""
+        d = self.d
+        x, y = d.place(spot)
+        for he in d.rotation[spot]:
+            gap = (d.he_angle[he] - th) % TAU
+            if min(gap, TAU - gap) < MIN_STUB_ANGLE:
+                return False
+        u = np.array([math.cos(th), math.sin(th)])
+        c = np.array([x, y])
+        p1 = c + length * u
+        if not (0 < p1[0] < d.width and 0 < p1[1] < d.height):
+            return False
+        if len(self.segs):
+            dist = _seg_dist_one(c, p1, self.segs[~self._stubs_at(spot)])
+            if len(dist) and dist.min() < 2 * MIN_GAP:
+                return False
+        spots = np.asarray([(s.x, s.y) for s in d.spots])
+        ds = _point_seg(spots, c, p1)
+        ds[spot - 1] = np.inf
+        return bool(ds.min() >= SPOT_GAP + 2)
+
+    def _stubs_at(self, spot: int) -> np.ndarray:
+        """The segments lying on the straight stubs of the curves at ``spot``."""
+        d = self.d
+        _, _, first, last = _segments(d)
+        runs = _stub_runs(d)
+        out = np.zeros(len(self.segs), dtype=bool)
+        for he in d.rotation[spot]:
+            e = he >> 1
+            if he % 2 == 0:
+                out[first[e] : first[e] + runs[he]] = True
+            else:
+                out[last[e] - runs[he] + 1 : last[e] + 1] = True
+        return out
+
+    def _rings(
+        self, new: dict[int, list[float]], extra: list[tuple[tuple[int, ...], list[Point]]]
+    ) -> list[tuple[int, int, list[Point]]]:
+        """A ring of constrained arcs round every spot, between the curves leaving it (and
+        the new stubs ``new``), so that the new curve keeps its distance from spots."""
+        d = self.d
+        out: list[tuple[int, int, list[Point]]] = []
+        pieces = d.pieces
+        self.ring_of = {}
+        spot_xy = np.asarray([(s.x, s.y) for s in d.spots])
+        for s in d.spots:
+            c = np.array([s.x, s.y])
+            rho = RING
+            if len(self.segs):
+                far = self.segs[~self._stubs_at(s.number)]
+                if len(far):
+                    near = float(_point_seg_many(c, far[:, 0], far[:, 1]).min())
+                    rho = min(rho, near - 2 * MIN_GAP)
+            others = np.hypot(*(spot_xy - c).T)
+            others[s.number - 1] = np.inf
+            rho = min(rho, float(others.min()) / 2 - MIN_GAP)
+            for line in extra:
+                if s.number not in line[0]:
+                    arr = np.asarray(line[1])
+                    near = float(_point_seg_many(c, arr[:-1], arr[1:]).min())
+                    rho = min(rho, near - 2 * MIN_GAP)
+            if rho < 0.6 * SPOT_GAP:
+                continue
+            self.ring_of[s.number] = rho
+            angs = sorted(
+                [d.he_angle[he] % TAU for he in d.rotation[s.number]]
+                + [a % TAU for a in new.get(s.number, [])]
+            )
+            if not angs:
+                arcs = [(0.0, TAU, True)]
+            else:
+                nxt = [*angs[1:], angs[0] + TAU]
+                arcs = [(a + RING_GAP, b - RING_GAP, False) for a, b in zip(angs, nxt, strict=True)]
+            for lo, hi, closed in arcs:
+                if hi - lo <= 0.05:
+                    continue
+                k = max(2, math.ceil((hi - lo) * rho / 4.0))
+                th = np.linspace(lo, hi, k + 1)
+                if closed:
+                    th = th[:-1]
+                pts = [_tip((s.x, s.y), float(t), rho) for t in th]
+                if closed:
+                    pts.append(pts[0])
+                out.append((K_RING, pieces[s.number - 1], pts))
+        return out
+
+    def _pick(self, spot: int, wedge: tuple[float, float], toward: Point | None) -> float:
+        for th in self._directions(spot, wedge, toward):
+            if self._ray_ok(spot, th, TIP):
+                return th
+        raise _Fail(f"no room to leave spot {spot}")
+
+    # -- the whole route ---------------------------------------------------------------------
+
+    def run(self) -> Route:
+        req, d = self.req, self.d
+        pa, pb = d.place(req.a), d.place(req.b)
+        if req.kind == "loop":
+            return self._loop(pa)
+        th_a = self._pick(req.a, req.wedge_a, pb)
+        th_b = self._pick(req.b, req.wedge_b, pa)
+        ta, tb = _tip(pa, th_a, TIP), _tip(pb, th_b, TIP)
+        ends = [(K_END, K_END, [pa, ta]), (K_END, K_END, [pb, tb])]
+        stubs = [((req.a,), [pa, ta]), ((req.b,), [pb, tb])]
+        m = _Mesh(d, ends + self._rings({req.a: [th_a], req.b: [th_b]}, stubs), self.window)
+        return self._finish(m, pa, pb, ta, tb, th_a, th_b)
+
+    def _loop(self, pa: Point) -> Route:
+        req = self.req
+        d = self.d
+        target = None
+        if req.side1:
+            pieces = d.pieces
+            pts = [(s.x, s.y) for s in d.spots if pieces[s.number - 1] in req.side1]
+            target = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+        for mid in self._directions(req.a, req.wedge_a, target, LOOP_SPREAD):
+            th_a, th_b = mid - LOOP_SPREAD, mid + LOOP_SPREAD
+            if all(self._ray_ok(req.a, t, TIP) for t in (th_a, th_b)) and self._ray_ok(
+                req.a, mid, 2 * TIP
+            ):
+                break
+        else:
+            raise _Fail("no room for the loop")
+        ta, tb = _tip(pa, th_a, TIP), _tip(pa, th_b, TIP)
+        self.th_a, self.th_b = th_a, th_b
+        tongue = _tip(pa, mid, 2 * TIP)
+        ends = [(K_END, K_END, [pa, ta]), (K_END, K_END, [pa, tb])]
+        ends.append((K_TONGUE, K_TONGUE, [pa, tongue]))
+        lines = [((req.a,), [pa, p]) for p in (ta, tb, tongue)]
+        m = _Mesh(d, ends + self._rings({req.a: [th_a, th_b, mid]}, lines), self.window)
+        return self._finish(m, pa, pa, ta, tb, th_a, th_b)
+
+    def _finish(
+        self, m: _Mesh, pa: Point, pb: Point, ta: Point, tb: Point, th_a: float, th_b: float
+    ) -> Route:
+        req = self.req
+        tri = m.tri
+        simp, nb = tri.simplices, tri.neighbors
+        nt = len(simp)
+        n = len(m.P)
+        # which triangle sides are constrained, and by which chain's segment
+        con: dict[int, tuple[int, int, int]] = {}
+        for owner, ids in m.chains:
+            for p, q in itertools.pairwise(ids):
+                con[min(p, q) * n + max(p, q)] = (owner, p, q)
+        sa = simp[:, [1, 2, 0]]
+        sb = simp[:, [2, 0, 1]]
+        side_key = np.minimum(sa, sb) * n + np.maximum(sa, sb)  # side k is opposite vertex k
+        con_keys = np.fromiter(con.keys(), dtype=np.int64, count=len(con))
+        blocked_side = np.isin(side_key, con_keys)
+        # faces: triangles joined across unconstrained sides
+        t_idx = np.repeat(np.arange(nt), 3)
+        nbf = nb.ravel()
+        open_side = (nbf >= 0) & ~blocked_side.ravel()
+        g = csr_matrix(
+            (np.ones(int(open_side.sum())), (t_idx[open_side], nbf[open_side])), shape=(nt, nt)
+        )
+        _, label = connected_components(g, directed=False)
+        src = self._locate(m, ta, th_a)
+        dst = self._locate(m, tb, th_b)
+        if label[src] != label[dst]:
+            raise _Fail("the two corners are not in one face")
+        in_f = (label == label[src]) & ~self._in_rings(m)
+        if not (in_f[src] and in_f[dst]):
+            raise _Fail("an end is inside a spot's ring")
+        if req.kind != "merge":
+            walls = self._bridges(m, in_f, con, side_key, blocked_side)
+            open_side &= ~np.isin(side_key, walls).ravel()
+        portals = self._path(m, in_f, src, dst, open_side, t_idx, nbf)
+        body = self._smooth(m, portals)
+        line = _thin(np.concatenate([[ta], body, [tb]]), MIN_SPACING)
+        return self._place_spot(m, in_f | self._in_rings(m), np.concatenate([[pa], line, [pb]]))
+
+    def _in_rings(self, m: _Mesh) -> np.ndarray:
+        """Triangles inside the ring round a spot (never routed through)."""
+        cen = m.P[m.tri.simplices].mean(axis=1)
+        if not self.ring_of:
+            return np.zeros(len(cen), dtype=bool)
+        spots = list(self.ring_of)
+        xy = np.asarray([self.d.place(s) for s in spots])
+        rho = np.asarray([self.ring_of[s] for s in spots])
+        dist, k = cKDTree(xy).query(cen)
+        return dist < rho[k] - 0.05
+
+    def _clearance(self, pts: np.ndarray) -> np.ndarray:
+        """How far each point is from the curves and from the spots' keep-off discs."""
+        out = self.spot_pts.query(pts)[0] - (SPOT_GAP - MIN_GAP)
+        if self.curve_pts is not None:
+            out = np.minimum(out, self.curve_pts.query(pts)[0])
+        return out
+
+    def _locate(self, m: _Mesh, tip: Point, th: float) -> int:
+        """The triangle at the stub's tip that the curve goes on into."""
+        q = np.array([tip[0] + 0.1 * math.cos(th), tip[1] + 0.1 * math.sin(th)])
+        v = m.index.get((float(tip[0]), float(tip[1])))
+        cand = np.arange(len(m.tri.simplices))
+        if v is not None:
+            cand = np.nonzero((m.tri.simplices == v).any(axis=1))[0]
+        t = _containing(m, cand, q[None, :])[0]
+        if t < 0:
+            raise _Fail("a stub leaves the paper")
+        return int(t)
+
+    # -- bridges -----------------------------------------------------------------------------
+
+    def _bridges(
+        self,
+        m: _Mesh,
+        in_f: np.ndarray,
+        con: dict[int, tuple[int, int, int]],
+        side_key: np.ndarray,
+        blocked_side: np.ndarray,
+    ) -> np.ndarray:
+        """Walls (triangle edges, as keys) from each other boundary of the face to the part
+        of the structure on its side, through free vertices only."""
+        req, d = self.req, self.d
+        simp = m.tri.simplices
+        kind = m.kind
+        nv = len(kind)
+        # the face's open edges
+        tt, kk = np.nonzero(in_f[:, None] & ~blocked_side)
+        u = simp[tt, (kk + 1) % 3]
+        v = simp[tt, (kk + 2) % 3]
+        length = np.hypot(*(m.P[u] - m.P[v]).T)
+        free = kind == K_FILL
+        # anchors: vertices any edge from which starts on that side; seed edges: edges from a
+        # vertex of the walk's arc into the face on that arc's side
+        anchors = {1: np.zeros(nv, dtype=bool), 2: np.zeros(nv, dtype=bool)}
+        seed_edges: dict[int, list[tuple[int, int]]] = {1: [], 2: []}
+        ends = np.isin(kind, (K_END, K_TONGUE))
+        ends[m.spot_vertex[req.a - 1]] = True
+        ends[m.spot_vertex[req.b - 1]] = True
+        tt, kk = np.nonzero(blocked_side & in_f[:, None])
+        for t, k in zip(tt.tolist(), kk.tolist(), strict=True):
+            owner, p, q = con[int(side_key[t, k])]
+            if owner < 0:
+                continue
+            r = int(simp[t, k])
+            (x0, y0), (x1, y1), (xr, yr) = m.P[p], m.P[q], m.P[r]
+            left = (x1 - x0) * (yr - y0) - (y1 - y0) * (xr - x0) > 0
+            he = 2 * owner if left else 2 * owner + 1
+            side = 1 if he in req.arc1 else 2 if he in req.arc2 else 0
+            if side and not ends[r]:
+                for a in (p, q):
+                    if not ends[a]:
+                        seed_edges[side].append((a, r))
+        if req.kind == "loop":
+            x, y = d.place(req.a)
+            rel = m.P - (x, y)
+            ang = (np.arctan2(rel[:, 1], rel[:, 0]) - self.th_a) % TAU
+            inner = (np.hypot(*rel.T) <= RING + 0.5) & (ang < (self.th_b - self.th_a) % TAU)
+            anchors[1] = (kind == K_TONGUE) & (np.hypot(*rel.T) > RING)
+            anchors[2] = (kind == req.piece) & ~inner & ~ends
+        owner_of = kind
+        pending: dict[int, list[int]] = {1: list(req.side1), 2: list(req.side2)}
+        if req.frame_side:
+            pending[req.frame_side].append(FRAME_PIECE)
+        walls: dict[int, set[tuple[int, int]]] = {1: set(), 2: set()}
+        on_wall = {1: np.zeros(nv, dtype=bool), 2: np.zeros(nv, dtype=bool)}
+        turn = 1
+        while pending[1] or pending[2]:
+            if not pending[turn]:
+                turn = 3 - turn
+            other = 3 - turn
+            passable = free & ~on_wall[other]
+            start = anchors[turn] | on_wall[turn]
+            # entries: (anchor, free vertex) pairs; direct: (anchor, hole vertex)
+            entry: dict[int, int] = {}
+            direct: dict[int, tuple[int, int]] = {}
+            pairs = list(seed_edges[turn])
+            su, sv = start[u], start[v]
+            pairs += list(zip(u[su].tolist(), v[su].tolist(), strict=True))
+            pairs += list(zip(v[sv].tolist(), u[sv].tolist(), strict=True))
+            for a, r in pairs:
+                if passable[r]:
+                    entry.setdefault(r, a)
+                elif owner_of[r] in pending[turn] and not ends[r]:
+                    direct.setdefault(int(owner_of[r]), (a, r))
+            if direct:
+                k, (a, r) = next(iter(direct.items()))
+                path_edges = [(a, r)]
+            else:
+                if not entry:
+                    raise _Fail("a side has nothing to hold on to")
+                ok = passable[u] & passable[v]
+                g = csr_matrix((length[ok] + 1e-9, (u[ok], v[ok])), shape=(nv, nv))
+                sources = np.fromiter(entry.keys(), dtype=np.int64)
+                dist, pred, _ = dijkstra(
+                    g, directed=False, indices=sources, min_only=True, return_predecessors=True
+                )
+                best: tuple[float, int, int, int] | None = None
+                for x_, y_ in ((u, v), (v, u)):
+                    hit = passable[x_] & np.isin(owner_of[y_], pending[turn]) & ~ends[y_]
+                    hit &= np.isfinite(dist[x_])
+                    if hit.any():
+                        i = int(np.argmin(np.where(hit, dist[x_], np.inf)))
+                        if best is None or dist[x_[i]] < best[0]:
+                            best = (
+                                float(dist[x_[i]]),
+                                int(x_[i]),
+                                int(y_[i]),
+                                int(owner_of[y_[i]]),
+                            )
+                if best is None:
+                    raise _Fail("a piece cannot be bridged to its side")
+                _, last, hole_v, k = best
+                chain = _path_to(pred, last)
+                path_edges = [(entry[chain[0]], chain[0])]
+                path_edges += list(itertools.pairwise(chain))
+                path_edges.append((last, hole_v))
+            for a, b in path_edges:
+                walls[turn].add((min(a, b), max(a, b)))
+                for w in (a, b):
+                    if free[w]:
+                        on_wall[turn][w] = True
+            pending[turn].remove(k)
+            anchors[turn] |= owner_of == k
+            turn = other
+        keys = [a * nv + b for s_ in (1, 2) for a, b in walls[s_]]
+        return np.asarray(keys, dtype=np.int64)
+
+    # -- the path ----------------------------------------------------------------------------
+
+    def _path(
+        self,
+        m: _Mesh,
+        allowed: np.ndarray,
+        src: int,
+        dst: int,
+        open_side: np.ndarray,
+        t_idx: np.ndarray,
+        nbf: np.ndarray,
+    ) -> list[tuple[int, int]]:
+        simp = m.tri.simplices
+        nt = len(simp)
+        ok = open_side & allowed[t_idx] & allowed[np.maximum(nbf, 0)]
+        a_t, b_t = t_idx[ok], nbf[ok]
+        k = np.tile(np.arange(3), nt)[ok]
+        p = simp[a_t, (k + 1) % 3]
+        q = simp[a_t, (k + 2) % 3]
+        length = np.hypot(*(m.P[p] - m.P[q]).T)
+        cen = m.P[simp].mean(axis=1)
+        step = np.hypot(*(cen[a_t] - cen[b_t]).T)
+        need = _want(m, p) + _want(m, q)
+        w = step * (1 + (NARROW / np.maximum(length, 1e-6)) ** 2) + 1e-9
+        w = np.where(length < need, w * 1e4, w)
+        graph = csr_matrix((w, (a_t, b_t)), shape=(nt, nt))
+        dist, pred = dijkstra(graph, directed=True, indices=[src, dst], return_predecessors=True)
+        da, db = dist
+        if not np.isfinite(da[dst]):
+            raise _Fail("no path")
+        chain = self._via(m, cen, da, db, pred[0], pred[1], allowed, dst)
+        portals = []
+        for t0, t1 in itertools.pairwise(chain):
+            shared = [v for v in simp[t0] if v in set(simp[t1].tolist())]
+            portals.append((int(shared[0]), int(shared[1])))
+        return portals
+
+    def _via(
+        self,
+        m: _Mesh,
+        cen: np.ndarray,
+        da: np.ndarray,
+        db: np.ndarray,
+        pa: np.ndarray,
+        pb: np.ndarray,
+        allowed: np.ndarray,
+        dst: int,
+    ) -> list[int]:
+        """The cheapest chain through a triangle with room for the new spot (away from the
+        ends), near the middle; the chain from each end to it must not meet."""
+        ok = allowed & np.isfinite(da) & np.isfinite(db)
+        ends = np.asarray([self.d.place(self.req.a), self.d.place(self.req.b)])
+        far = np.min(np.hypot(*(cen[:, None, :] - ends[None]).transpose(2, 0, 1)), axis=1)
+        room = np.minimum(self._clearance(cen), 3 * TIP)
+        ok &= (far >= 2 * SPOT_GAP + STUB) & (room >= SPOT_GAP + 1)
+        if ok.any():
+            with np.errstate(invalid="ignore"):
+                score = da + db + 0.5 * np.abs(da - db) - VIA_PULL * room
+            score = np.where(ok, score, np.inf)
+            for v in np.argsort(score)[:30]:
+                if not np.isfinite(score[v]):
+                    break
+                one = _path_to(pa, int(v))
+                two = _path_to(pb, int(v))[::-1]
+                if len(set(one) & set(two)) == 1:
+                    return one + two[1:]
+        return _path_to(pa, dst)
+
+    def _smooth(self, m: _Mesh, portals: list[tuple[int, int]]) -> np.ndarray:
+        """One point on each portal, slid along it towards the average of its neighbours,
+        never closer to a drawn vertex than the clearance it wants (unless the portal is
+        too short, then in its middle)."""
+        if not portals:
+            return np.zeros((0, 2))
+        pv = np.asarray(portals)
+        p0, p1 = m.P[pv[:, 0]], m.P[pv[:, 1]]
+        length = np.maximum(np.hypot(*(p1 - p0).T), 1e-9)
+
+        d = p1 - p0
+        # where along each portal the curve keeps its distance from curves and spots
+        ts = np.linspace(0.02, 0.98, 17)
+        at = p0[:, None, :] + ts[None, :, None] * d[:, None, :]
+        clr = self._clearance(at.reshape(-1, 2)).reshape(len(pv), len(ts))
+        ok = clr >= CLEAR
+        best = ts[np.argmax(clr, axis=1)]
+        first_ok = np.where(ok.any(axis=1), ts[np.argmax(ok, axis=1)], best)
+        last_ok = np.where(ok.any(axis=1), ts[len(ts) - 1 - np.argmax(ok[:, ::-1], axis=1)], best)
+        lo, hi = first_ok, np.maximum(first_ok, last_ok)
+        t = np.clip(0.5, lo, hi)
+        for _ in range(80):
+            pts = p0 + t[:, None] * d
+            prev = np.concatenate([pts[:1], pts[:-1]])
+            nxt = np.concatenate([pts[1:], pts[-1:]])
+            target = (prev + nxt) / 2
+            tt = np.einsum("ij,ij->i", target - p0, d) / (length**2)
+            t = np.clip(0.5 * t + 0.5 * tt, lo, hi)
+        return p0 + t[:, None] * d
+
+    # -- the new spot ------------------------------------------------------------------------
+
+    def _place_spot(self, m: _Mesh, face: np.ndarray, line: np.ndarray) -> Route:
+        """Put the new spot on the curve ``line`` (from spot to spot, end stubs included)
+        where there is room, with straight stubs on both sides of it; the end stubs stay
+        straight for at least :data:`STUB`."""
+        line = _dedupe_arr(line)
+        pa, pb = _pt(line[0]), _pt(line[-1])
+        arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(line, axis=0).T))])
+        total = arc[-1]
+        keep = STUB + 0.3  # straight run each stub needs
+        half = min(TIP, (total - 2 * keep) / 2)
+        if half < keep:
+            raise _Fail("no room for the new spot")
+        spots = np.asarray([(s.x, s.y) for s in self.d.spots])
+        cands = np.linspace(keep + half, total - keep - half, 41)
+        at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
+        room = self.obstacles.query(at)[0]
+        score = np.minimum(room, 3 * TIP) - 0.15 * np.abs(cands - total / 2)
+        face_t = np.flatnonzero(face)
+        for s in cands[np.argsort(-score)][:25]:
+            c = _at(line, arc, s)
+            p0, p1 = _at(line, arc, s - half), _at(line, arc, s + half)
+            u, v = p0 - c, p1 - c
+            if min(np.hypot(*u), np.hypot(*v)) < keep:
+                continue
+            cosang = float(u @ v) / max(float(np.hypot(*u) * np.hypot(*v)), 1e-9)
+            if cosang > math.cos(math.radians(40)):
+                continue
+            if len(spots) and np.min(np.hypot(*(spots - c).T)) < 2 * SPOT_GAP + 1:
+                continue
+            if self.curve_pts is not None and self.curve_pts.query(c)[0] < SPOT_GAP + 1.5:
+                continue
+            probe = np.concatenate([_sample(p0, c), _sample(c, p1)])
+            if np.any(_containing(m, face_t, probe) < 0):
+                continue
+            before = line[arc < s - half - 1e-6]
+            after = line[arc > s + half + 1e-6]
+            step = 6.0 * self.d.width / WIDTH
+            first = _finish_line(np.concatenate([before, [p0, c]]), step)
+            second = _finish_line(np.concatenate([[c, p1], after]), step)
+            cx, cy = round(float(c[0]), 1), round(float(c[1]), 1)
+            first[0], first[-1] = pa, (cx, cy)
+            second[0], second[-1] = (cx, cy), pb
+            return Route((cx, cy), _tuple(first), _tuple(second))
+        raise _Fail("no room for the new spot")
+
+
+def _path_to(pred: np.ndarray, target: int) -> list[int]:
+    out = [target]
+    while pred[out[-1]] >= 0:
+        out.append(int(pred[out[-1]]))
+    return out[::-1]
+
+
+def _tip(p: Point, th: float, r: float) -> Point:
+    return (round(p[0] + r * math.cos(th), 1), round(p[1] + r * math.sin(th), 1))
+
+
+def _at(line: np.ndarray, arc: np.ndarray, s: float) -> np.ndarray:
+    return np.array([np.interp(s, arc, line[:, 0]), np.interp(s, arc, line[:, 1])])
+
+
+def _sample(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    k = max(2, int(np.hypot(*(q - p)) / 0.5))
+    t = np.linspace(0, 1, k)[:, None]
+    return p + t * (q - p)
+
+
+def _dedupe_arr(line: np.ndarray) -> np.ndarray:
+    keep = np.concatenate([[True], np.hypot(*np.diff(line, axis=0).T) > 1e-6])
+    return line[keep]
+
+
+def _finish_line(pts: np.ndarray, step: float) -> list[Point]:
+    """The polyline with long segments subdivided (every point kept, so the shape does not
+    change), rounded."""
+    dense = _split_long(_dedupe_arr(pts), step)
+    out: list[Point] = []
+    for x, y in np.round(dense, 1):
+        p = (float(x), float(y))
+        if not out or out[-1] != p:
+            out.append(p)
+    return out
+
+
+def _tuple(pts: list[Point]) -> tuple[Point, ...]:
+    out: list[Point] = []
+    for p in pts:
+        if not out or out[-1] != p:
+            out.append(p)
+    return tuple(out)
+
+
+def _seg_dist_one(p0: np.ndarray, p1: np.ndarray, segs: np.ndarray) -> np.ndarray:
+    k = len(segs)
+    return _seg_dist(
+        np.broadcast_to(p0, (k, 2)), np.broadcast_to(p1, (k, 2)), segs[:, 0], segs[:, 1]
+    )
+
+
+def _point_seg(pts: np.ndarray, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
+    d = p1 - p0
+    t = np.clip(((pts - p0) @ d) / max(float(d @ d), 1e-12), 0, 1)
+    return np.hypot(*(pts - (p0 + t[:, None] * d)).T)
+
+
+def _thin(line: np.ndarray, spacing: float) -> np.ndarray:
+    """The polyline without points closer than ``spacing`` to the last one kept (its ends
+    always kept)."""
+    keep = [0]
+    for i in range(1, len(line) - 1):
+        if np.hypot(*(line[i] - line[keep[-1]])) >= spacing:
+            keep.append(i)
+    if len(line) > 1:
+        if len(keep) > 1 and np.hypot(*(line[-1] - line[keep[-1]])) < spacing:
+            keep.pop()
+        keep.append(len(line) - 1)
+    return line[keep]
+
+
+def _point_seg_many(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    d = b - a
+    den = np.maximum(np.einsum("ij,ij->i", d, d), 1e-12)
+    t = np.clip(np.einsum("ij,ij->i", p - a, d) / den, 0, 1)
+    return np.hypot(*(p - (a + t[:, None] * d)).T)
+
+
+def _containing(m: _Mesh, cand: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """For each point of ``q``, a triangle of ``cand`` holding it (-1 for none)."""
+    tri = m.P[m.tri.simplices[cand]]  # (k, 3, 2)
+    a, b, c = tri[:, 0][None], tri[:, 1][None], tri[:, 2][None]
+    p = q[:, None, :]
+
+    def cross(o: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return (x[..., 0] - o[..., 0]) * (y[..., 1] - o[..., 1]) - (x[..., 1] - o[..., 1]) * (
+            y[..., 0] - o[..., 0]
+        )
+
+    d1, d2, d3 = cross(a, b, p), cross(b, c, p), cross(c, a, p)
+    eps = -1e-9
+    inside = ((d1 >= eps) & (d2 >= eps) & (d3 >= eps)) | (
+        (d1 <= -eps) & (d2 <= -eps) & (d3 <= -eps)
+    )
+    hit = inside.any(axis=1)
+    first = np.argmax(inside, axis=1)
+    return np.where(hit, cand[first], -1)
+
+
+def _want(m: _Mesh, v: np.ndarray) -> np.ndarray:
+    """How far the new curve would keep from each vertex: nothing from free points, more
+    from spots and from a loop's tongue (so that the loop is round)."""
+    kd = m.kind[v]
+    out = np.where(kd == K_FILL, 0.0, CLEAR_CURVE)
+    out = np.where(kd == K_TONGUE, 2 * CLEAR_CURVE, out)
+    return np.where(np.isin(v, m.spot_vertex), CLEAR_SPOT, out)

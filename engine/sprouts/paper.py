@@ -1,0 +1,153 @@
+"""Playing a move on the drawing: what to route, the route, and the exact check.
+
+:func:`draw_move` is the only way the game changes its drawing. It asks the triangulation
+router (:mod:`engine.sprouts.mesh`) for a curve, on the drawing as it is and then on the
+drawing enlarged step by step, and accepts the first drawing that passes every check:
+
+1. the geometry (:func:`~engine.sprouts.drawing.check_geometry`: no crossing, gaps held, the
+   new spot on no other curve);
+2. the plane structure derived from the new drawing (faces, their walks, which walk is each
+   face's outer edge, the unbounded face) equals the one the move asks for, computed from
+   the old structure and the move without looking at the new curve;
+3. the canonical key of the derived position equals that of ``position.play(move)``.
+
+Nothing unchecked is ever kept: when no attempt passes, :class:`RoutingError` is raised and
+the game is left as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.sprouts.drawing import Drawing, DrawingError, check_geometry, plane_key
+from engine.sprouts.mesh import route_mesh
+from engine.sprouts.moves import Choice
+from engine.sprouts.routing import ATTEMPTS, Params, Request, RoutingError, _Fail, route
+
+
+def request_for(drawing: Drawing, ch: Choice) -> Request:
+    """The router's view of a move."""
+    pm = ch.pmove
+    r = pm.region
+    face = drawing.faces[r]
+    (ba, ia), (bb, ib) = pm.a, pm.b
+    sa, wa_start, wa_width = drawing.corner(r, ba, ia)
+    sb, wb_start, wb_width = drawing.corner(r, bb, ib)
+    wedges = ((wa_start, wa_width), (wb_start, wb_width))
+    box = None
+    if face.outer is not None:
+        poly = drawing.walk_polygon(face.outer)
+        (x0, y0), (x1, y1) = poly.min(axis=0), poly.max(axis=0)
+        box = (float(x0), float(y0), float(x1), float(y1))
+    if ba != bb:
+        return Request("merge", sa, sb, *wedges, box=box)
+    walk_ids = face.walks
+    walk = drawing.walks[walk_ids[ba]]
+    n = len(walk.hes)
+    k = (ib - ia) % n if n else 0
+    arc1 = frozenset(walk.hes[(ia + t) % n] for t in range(k)) if n else frozenset()
+    arc2 = frozenset(walk.hes) - arc1
+    others = [i for i in range(len(walk_ids)) if i != ba]
+    piece = [drawing.walks[walk_ids[i]].piece for i in range(len(walk_ids))]
+    side1 = tuple(piece[i] for i in others if i in pm.first_side)
+    side2 = tuple(piece[i] for i in others if i not in pm.first_side)
+    frame = 0
+    if face.outer is None:
+        frame = 2 if ch.inner == 0 else 1
+    kind = "loop" if pm.a == pm.b else "split"
+    return Request(kind, sa, sb, *wedges, walk.piece, arc1, arc2, side1, side2, frame, box)
+
+
+def expected_key(drawing: Drawing, ch: Choice) -> tuple[Any, ...]:
+    """The plane structure the move must produce, from the old structure and the move."""
+    p = drawing.position
+    pm = ch.pmove
+    child = p.play(pm)
+    outers: list[int | None] = [None if f.outer is None else 0 for f in drawing.faces]
+    r = pm.region
+    (ba, _), (bb, _) = pm.a, pm.b
+    others = [i for i in range(len(p.regions[r])) if i not in (ba, bb)]
+    new: list[int | None]
+    if outers[r] is None:
+        new = [None] if ba != bb else ([0, None] if ch.inner == 0 else [None, 0])
+    elif ba != bb:
+        new = [0] if 0 in (ba, bb) else [1 + others.index(0)]
+    elif ba == 0:
+        new = [0, 0]
+    else:
+        first = [i for i in others if i in pm.first_side]
+        second = [i for i in others if i not in pm.first_side]
+        new = [1 + first.index(0), 0] if 0 in first else [0, 1 + second.index(0)]
+    outers = outers[:r] + new + outers[r + 1 :]
+    return plane_key(child.regions, outers)
+
+
+def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
+    """The drawing after move ``ch``, routed and checked; raises :class:`RoutingError`.
+
+    First the raster router's roomiest resolution (readable curves where there is room);
+    then the triangulation router (:mod:`engine.sprouts.mesh`), on the drawing as it is and
+    then enlarged step by step (which keeps its topology and widens every gap against the
+    fixed minimum gaps; the triangulation's cost does not grow with the size).
+    """
+    want = expected_key(drawing, ch)
+    child_key = drawing.position.play(ch.pmove).canonical()
+    failures: list[str] = []
+
+    def accept(new: Drawing, tag: str) -> bool:
+        n = len(new.curves)
+        try:
+            check_geometry(new, [n - 2, n - 1])
+        except DrawingError as e:
+            failures.append(f"{tag}: {e}")
+            return False
+        if new.plane_key() != want:
+            failures.append(f"{tag}: the curve separates the wrong spots")
+            return False
+        if new.position.canonical() != child_key:
+            failures.append(f"{tag}: the derived position is not the move's child")
+            return False
+        return True
+
+    base = drawing
+    if drawing.width <= RASTER_UP_TO:
+        for prm in ATTEMPTS[:RASTER_TRIES]:
+            new = _attempt(drawing, request_for(drawing, ch), prm, failures)
+            if new is not None and accept(new, f"raster {prm.cell}"):
+                return new
+    for grow in (1.0, *GROWTH):
+        if grow != 1.0:
+            drawing = base.scaled(grow)
+            try:
+                check_geometry(drawing)
+            except DrawingError as e:
+                failures.append(f"enlarged: {e}")
+                continue
+            if drawing.plane_key() != base.plane_key():
+                failures.append("enlarging changed the drawing")
+                break
+        try:
+            r = route_mesh(drawing, request_for(drawing, ch))
+        except _Fail as e:
+            failures.append(f"mesh x{grow}: {e}")
+            continue
+        new = drawing.with_move(r.spot, r.first, r.second)
+        if accept(new, f"mesh x{grow}"):
+            return new
+    raise RoutingError(f"could not draw {ch.move}: " + "; ".join(failures), move=str(ch.move))
+
+
+# How much the paper is enlarged, step by step, when no curve fits: any move fits at last,
+# but the gaps of a drawing enlarged a lot look thin next to its spots (see README).
+GROWTH = (1.5, 2.25, 3.4, 5.0, 7.6)
+RASTER_TRIES = 0  # the raster router's resolutions tried first (roomy, readable curves)
+RASTER_UP_TO = 1000.0  # ... on paper up to this wide (its grid would get coarse beyond)
+
+
+def _attempt(drawing: Drawing, req: Request, prm: Params, failures: list[str]) -> Drawing | None:
+    try:
+        r = route(drawing, req, prm)
+    except _Fail as e:
+        failures.append(f"{prm.cell}: {e}")
+        return None
+    return drawing.with_move(r.spot, r.first, r.second)
