@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -33,6 +34,17 @@ class Tables:
     nimbers: dict[str, int] = field(default_factory=dict)
     misere: dict[str, bool] = field(default_factory=dict)  # whole position key -> mover wins
     normal: dict[str, bool] = field(default_factory=dict)  # the same, normal play, near starts
+
+
+def nimber(key: str) -> int | None:
+    """The shipped nimber of a land, or None when the land is not in the table."""
+    return load().nimbers.get(key)
+
+
+def misere(lands: Iterable[str]) -> bool | None:
+    """The shipped misère outcome (True: the mover wins) of a whole position given as its
+    sorted land keys, or None when it is not in the table."""
+    return load().misere.get("+".join(lands))
 
 
 @cache
