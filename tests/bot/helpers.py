@@ -6,6 +6,8 @@ import asyncio
 import random
 import time
 
+import storage
+from bot.match.model import Match
 from playground.client import ChatHandle, MessageView, UserHandle
 
 WAIT = 60.0
@@ -108,3 +110,15 @@ def _to_move(players: dict[int, UserHandle], board: MessageView) -> UserHandle:
 def texts(m: MessageView) -> list[str]:
     """Every button label of a message, row by row."""
     return [b.text for row in m.buttons for b in row]
+
+
+async def stored_match(redis_url: str, board: MessageView) -> Match:
+    """The match behind a board message, as stored (its id is in every button's data)."""
+    match_id = next((b.callback_data or "").split(":")[1] for row in board.buttons for b in row)
+    store = await storage.connect(redis_url)
+    try:
+        record = await store.matches.get(match_id)
+    finally:
+        await store.close()
+    assert record is not None
+    return Match.from_json(record)

@@ -6,11 +6,17 @@ from __future__ import annotations
 import asyncio
 import random
 
-import storage
 from bot.match import records
-from bot.match.model import Match
 from playground.client import ChatHandle, MessageView, UserHandle
-from tests.bot.helpers import buttons, finished, message, texts, version, wait_message
+from tests.bot.helpers import (
+    buttons,
+    finished,
+    message,
+    stored_match,
+    texts,
+    version,
+    wait_message,
+)
 from tests.fixtures.playground import ScenarioClient
 
 DOTS_SMALL = ["Dots", "Small 10×10", "Next »"]
@@ -49,17 +55,6 @@ async def _tap_move(user: UserHandle, group: ChatHandle, board: MessageView) -> 
     return await wait_message(group, board.message_id, lambda m: version(m) != v)
 
 
-async def _stored(pg: ScenarioClient, board: MessageView) -> Match:
-    match_id = (board.buttons[0][0].callback_data or "").split(":")[1]
-    store = await storage.connect(pg._settings.redis_url)
-    try:
-        record = await store.matches.get(match_id)
-    finally:
-        await store.close()
-    assert record is not None
-    return Match.from_json(record)
-
-
 async def test_resign_with_confirmation_then_replay_and_record(pg: ScenarioClient) -> None:
     (alice, bob), group, board = await _group_match(pg)
     board = await _tap_move(alice, group, board)
@@ -81,7 +76,7 @@ async def test_resign_with_confirmation_then_replay_and_record(pg: ScenarioClien
     assert len(docs) == 1 and (docs[0].media.file_name or "").endswith(".sgf")
     data = await pg.file_bytes(docs[0].media.file_id)
     game = records.read_record(docs[0].media.file_name or "", data)
-    stored = await _stored(pg, final)
+    stored = await stored_match(pg._settings.redis_url, final)
     assert [m for m in game.moves] == stored.game.moves
     assert game.scores == stored.game.scores
 
@@ -120,7 +115,7 @@ async def test_stop_ends_by_done(pg: ScenarioClient) -> None:
     await alice.press("✅ Done", board, group)
     final = await wait_message(group, board.message_id, finished)
     assert "after STOP" in (final.caption or "")
-    assert (await _stored(pg, final)).game.ply == 3
+    assert (await stored_match(pg._settings.redis_url, final)).game.ply == 3
 
 
 async def test_stop_ends_by_itself_after_three_minutes(pg: ScenarioClient) -> None:
@@ -248,7 +243,7 @@ async def test_boxes_record_reads_back(pg: ScenarioClient) -> None:
     doc = await alice.private.last_message()
     assert doc.media is not None and (doc.media.file_name or "").endswith(".txt")
     game = records.read_record(doc.media.file_name or "", await pg.file_bytes(doc.media.file_id))
-    stored = await _stored(pg, final)
+    stored = await stored_match(pg._settings.redis_url, final)
     assert game.moves == stored.game.moves and game.scores == stored.game.scores
 
 

@@ -8,28 +8,23 @@ import random
 
 from PIL import Image, ImageChops
 
-import storage
 from bot.match import records
-from bot.match.model import Match
 from playground.client import MessageView
-from tests.bot.helpers import buttons, finished, message, play_to_end, texts, wait_message
+from tests.bot.helpers import (
+    buttons,
+    finished,
+    message,
+    play_to_end,
+    stored_match,
+    texts,
+    wait_message,
+)
 from tests.fixtures.playground import ScenarioClient
 
 
 def _spots(board: MessageView) -> list[str]:
     """Labels of the spot buttons (a number and one dot per life)."""
     return [t for t in texts(board) if t[:1].isdigit()]
-
-
-async def _stored(pg: ScenarioClient, board: MessageView) -> Match:
-    match_id = next((b.callback_data or "").split(":")[1] for row in board.buttons for b in row)
-    store = await storage.connect(pg._settings.redis_url)
-    try:
-        record = await store.matches.get(match_id)
-    finally:
-        await store.close()
-    assert record is not None
-    return Match.from_json(record)
 
 
 async def test_pick_spots_flip_previews_then_play(pg: ScenarioClient) -> None:
@@ -81,7 +76,7 @@ async def test_pick_spots_flip_previews_then_play(pg: ScenarioClient) -> None:
     board = await wait_message(
         alice.private, board.message_id, lambda m: "Move 2" in (m.caption or "")
     )
-    stored = await _stored(pg, board)
+    stored = await stored_match(pg._settings.redis_url, board)
     assert stored.game.format_move(stored.game.moves[0]).startswith("1-2")
     assert len(stored.game.moves) == 2
 
@@ -103,7 +98,7 @@ async def test_typed_sprouts_moves_and_errors(pg: ScenarioClient) -> None:
     board = await wait_message(
         alice.private, board.message_id, lambda m: "Ход 2" in (m.caption or "")
     )
-    stored = await _stored(pg, board)
+    stored = await stored_match(pg._settings.redis_url, board)
     assert stored.game.format_move(stored.game.moves[0]).startswith("1-2")
 
 
@@ -127,7 +122,7 @@ async def test_group_sprouts_match_with_a_spectator_and_its_record(pg: ScenarioC
         {alice.id: alice, bob.id: bob}, group, board.message_id, random.Random(11)
     )
     assert finished(final) and "wins" in (final.caption or ""), final.caption
-    stored = await _stored(pg, final)
+    stored = await stored_match(pg._settings.redis_url, final)
     assert stored.game.over
     await alice.press("📜 Record", final, group)
     doc = await group.last_message()
