@@ -82,6 +82,8 @@ async def act(
         if at is not None and place is None:
             place = _upgraded_place(match, at)
         if at is not None and place is None:
+            place = _place_being_sent(match, at)
+        if at is not None and place is None:
             # A button acts only on the match of the message it is under: data naming another
             # match (another chat's, say) is refused whoever sends it.
             raise Refused("err.bad_button")
@@ -102,6 +104,16 @@ async def act(
         log.info("update %s for match %s was applied before; following it up", request, match_id)
         await later(svc, match_id, RETRY_SOON)
         return Outcome(done.match, turns.resume(done.match))
+
+
+def _place_being_sent(match: Match, at: Where) -> int | None:
+    """A tap on a board that reached the chat before its message id reached Redis (another
+    replica may take the tap in that instant): the chat's place still waiting for its id."""
+    chat, msg, inline = at
+    if inline is not None or chat is None or msg is None:
+        return None
+    waiting = [i for i, p in enumerate(match.places) if p.chat == chat and p.msg is None]
+    return waiting[0] if len(waiting) == 1 else None
 
 
 SUPERGROUP_IDS = -(10**12)  # supergroup and channel ids are -100…; basic groups' are above

@@ -225,3 +225,20 @@ async def test_migrated_group_moves_the_board(tb: Bot) -> None:
     assert latest.message_id != board.message_id and "Move 1:" in latest.body
     async with await storage.connect(tb.redis_url) as store:
         assert match_id in await store.matches.active_in_chat(new_id)
+
+
+async def test_tap_before_the_board_message_id_is_stored(tb: Bot) -> None:
+    """Another replica can take a tap on a board in the instant between Telegram's answer to
+    sendPhoto and the message id reaching Redis: the tap still acts on that chat's board."""
+    pg = tb.pg
+    alice, bob = await pg.user("alice"), await pg.user("bob")
+    group = await pg.group("quick hands", members=[alice, bob])
+    await alice.send("/challenge boxes", group)
+    board = await _photo(group)
+    match_id = _match_id(board)
+    await boards._update_place(tb.svc, match_id, 0, msg=None)  # the id is not stored yet
+    popup = await bob.press("Join", board, group)
+    assert popup is not None and popup.text == ""
+    record = await tb.record(match_id)
+    assert [s["u"] for s in record["seats"]] == [alice.id, bob.id]
+    assert record["status"] == "active"
