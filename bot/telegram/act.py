@@ -20,7 +20,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 import storage
 from bot import pictures
 from bot.i18n import t
-from bot.match import clocks, records, turns, views
+from bot.match import clocks, records, turns, ui, views
 from bot.match.actions import Action, Actor, AIMove, AlreadyApplied, Refused
 from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import BadMatchRecord, Match
@@ -136,9 +136,12 @@ async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]
     each time); a :class:`Refused` from it changes nothing and is returned, not raised."""
     box: dict[str, Any] = {}
 
-    def fn(record: dict[str, Any]) -> dict[str, Any]:
+    async def fn(record: dict[str, Any]) -> dict[str, Any]:
         match = load(record, svc)
-        effects = step(match)
+        if ui.get(match.kind).slow_moves:
+            effects = await asyncio.to_thread(step, match)
+        else:
+            effects = step(match)
         box["match"], box["effects"] = match, effects
         return match.to_json()
 

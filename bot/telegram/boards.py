@@ -121,8 +121,8 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
         else {"chat_id": place.chat, "message_id": place.msg}
     )
 
-    def png() -> bytes:
-        return _picture(svc, match, view.picture)
+    async def png() -> bytes:
+        return await _picture(svc, match, view.picture)
 
     try:
         if place.msg is None and place.inline is None:
@@ -254,11 +254,13 @@ async def _update_place(
     await svc.store.matches.update(match_id, fn)
 
 
-def _picture(svc: Services, match: Match, view: dict[str, Any]) -> bytes:
+async def _picture(svc: Services, match: Match, view: dict[str, Any]) -> bytes:
+    """Rendered in a worker thread: a big board or a Sprouts preview (whose curve is routed
+    first) takes long enough to hold up every other chat if drawn on the event loop."""
     key = (match.id, match.version, match.status, json.dumps(view, sort_keys=True))
     png = svc.pictures.get(key)
     if png is None:
-        png = pictures.board_png(match, view)
+        png = await asyncio.to_thread(pictures.board_png, match, view)
         svc.pictures.put(key, png)
     return png
 

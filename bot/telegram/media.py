@@ -7,7 +7,7 @@ more chats the bot may post in, used in turn) and the inline message is edited t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 
 from telegram import Bot, Message
 
@@ -25,7 +25,7 @@ def remember(svc: Services, key: Hashable, sent: Message | bool | None) -> None:
 
 
 async def photo(
-    svc: Services, bot: Bot, key: Hashable, png: Callable[[], bytes], *, inline: bool
+    svc: Services, bot: Bot, key: Hashable, png: Callable[[], Awaitable[bytes]], *, inline: bool
 ) -> str | bytes:
     """A file_id when Telegram has the picture already, else the bytes to upload; for an
     inline message always a file_id (uploaded through the storage chat)."""
@@ -33,8 +33,8 @@ async def photo(
     if file_id is not None:
         return file_id
     if not inline:
-        return png()
-    return await upload(svc, bot, key, png())
+        return await png()
+    return await upload(svc, bot, key, await png())
 
 
 async def upload(svc: Services, bot: Bot, key: Hashable, data: bytes) -> str:

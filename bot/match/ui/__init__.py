@@ -29,6 +29,9 @@ class GameUI(Protocol):
     # Keyboard steps that prepare a move (a Sprouts selection) belong to the player to move;
     # steps that only look around (the Dots window) are open to every player.
     cursor_needs_turn: bool
+    # Moves that take long to apply (a Sprouts curve is routed: up to seconds) are applied in
+    # a worker thread, so the event loop keeps answering other chats meanwhile.
+    slow_moves: bool
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         """The move buttons (and navigation) of this place's keyboard."""

@@ -54,6 +54,7 @@ def _window(game: Any, place: Place) -> tuple[int, int]:
 
 class BoxesUI:
     cursor_needs_turn = False
+    slow_moves = False
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         game: Any = match.game

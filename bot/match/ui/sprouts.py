@@ -43,6 +43,7 @@ def _selection(match: Match, place: Place) -> tuple[int | None, int | None, int]
 
 class SproutsUI:
     cursor_needs_turn = True
+    slow_moves = True
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         game: Any = match.game
