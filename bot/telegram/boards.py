@@ -40,6 +40,7 @@ RETRY_SOON = 2.0
 SEND_LEASE = 30.0
 SHOW_LEASE = 15.0  # one replica edits a match's boards at a time (renewed by nothing: short)
 BUSY_RETRY = 0.5
+HEAL_AFTER = 3.0  # seconds since a match's last change before a stale tap re-shows its board
 
 _locks: dict[str, asyncio.Lock] = {}
 
@@ -86,6 +87,25 @@ async def _refresh(svc: Services, bot: Bot, match_id: str, places: tuple[int, ..
             return
         places = None  # it changed while we edited: bring every place up to date
     await later(svc, match_id, RETRY_SOON)
+
+
+async def heal(svc: Services, bot: Bot, match_id: str, at: tuple[Any, Any, Any]) -> None:
+    """A tap on a board older than the stored match, a while after its last change: that
+    board missed an edit (lost to a fault Telegram did not report, say), and its player
+    would be told "look again" forever. Show it again. Taps racing a fresh change are left
+    alone: the change's own edit is on its way."""
+    record = await svc.store.matches.get(match_id)
+    if record is None:
+        return
+    try:
+        match = Match.from_json(record)
+    except BadMatchRecord:
+        return
+    i = match.place_at(*at)
+    if i is None or svc.clock() - match.updated < HEAL_AFTER:
+        return
+    svc.shown.pop((match_id, i), None)
+    await refresh(svc, bot, match_id, (i,))
 
 
 def _load(record: dict[str, Any], svc: Services) -> Match:

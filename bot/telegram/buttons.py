@@ -36,7 +36,7 @@ from bot.match.actions import (
 from bot.match.callback import BadCallback, parse
 from bot.match.effects import Refresh
 from bot.match.model import Match
-from bot.telegram import act
+from bot.telegram import act, boards
 from bot.telegram.commands import send_record
 from bot.telegram.common import Context, actor_of, language, svc_of
 from bot.telegram.keyboards import markup
@@ -125,6 +125,8 @@ async def callback(update: Update, context: Context) -> None:
     await act.perform(svc, context.bot, outcome)
     if outcome.refused is not None and outcome.refused.text.key == "err.not_your_turn":
         await act.kick_ai(svc, context.bot, cb.match)
+    if outcome.refused is not None and outcome.refused.text.key == "err.stale":
+        await boards.heal(svc, context.bot, cb.match, at)
 
 
 async def _menu(update: Update, context: Context, owner: str, path: str, lang: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,9 +15,9 @@ from telegram.ext import Application
 
 import storage
 from bot.match import ui, views
-from bot.match.actions import Refused
+from bot.match.actions import Actor, Play, Refused
 from bot.match.model import Match
-from bot.telegram import boards
+from bot.telegram import act, boards
 from bot.telegram.app import running
 from playground.client import ChatHandle, MessageView, PlaygroundClient, UserHandle
 from playground.server import Emulator
@@ -242,3 +243,28 @@ async def test_tap_before_the_board_message_id_is_stored(tb: Bot) -> None:
     record = await tb.record(match_id)
     assert [s["u"] for s in record["seats"]] == [alice.id, bob.id]
     assert record["status"] == "active"
+
+
+async def test_a_board_that_missed_an_edit_is_shown_again_on_a_stale_tap(tb: Bot) -> None:
+    """A move stored while its edits were lost (nothing reported the loss): the first tap on
+    the outdated board, a while later, says "look again" and brings the board up to date."""
+    pg = tb.pg
+    alice, bob = await pg.user("alice"), await pg.user("bob")
+    a_id, b_id, match_id = await _link_game(pg, alice, bob)
+    board = await message(alice.private, a_id)
+    v = version(board)
+    r, c = buttons(board, "p")[0]
+    code = board.buttons[r][c].callback_data.split(":")[3]
+    # "another replica" applies Alice's move; its edits never land
+    outcome = await act.act(tb.svc, match_id, Actor(alice.id, "Alice"), Play(code=code), version=v)
+    assert outcome.refused is None
+    popup = await alice.press_button(*buttons(board, "p")[-1], board)
+    assert popup is not None and "changed" in popup.text  # a racing tap: not healed
+    await pg.settle()
+    assert version(await message(alice.private, a_id)) == v
+    tb.svc.clock = lambda: time.time() + boards.HEAL_AFTER + 1  # a while later
+    popup = await bob.press_button(*buttons(await message(bob.private, b_id), "p")[0])
+    assert popup is not None and "changed" in popup.text
+    fresh = await wait_message(bob.private, b_id, lambda m: version(m) == v + 1)
+    assert "Your move" in fresh.body
+    assert version(await message(alice.private, a_id)) == v  # only the tapped board

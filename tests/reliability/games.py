@@ -15,10 +15,7 @@ import engine
 from tests.reliability.people import Board, ObservedWorld, ai_match, group_match, link_match
 
 # (kind, the /new menu path of its quick game without the opponent)
-GAMES = (("dots", "d.q.-"), ("boxes", "b.3.2"))
-# Рассада is left out for now: the simulated people's spot-by-spot taps were written before
-# the game existed and leave its group boards waiting (the bot's own Sprouts flow is covered
-# by tests/bot/test_sprouts_play.py). Add ("sprouts", "s.4.-") back once people.py drives it.
+GAMES = (("dots", "d.q.-"), ("boxes", "b.3.2"), ("sprouts", "s.4.-"))
 
 
 def playable() -> list[tuple[str, str]]:

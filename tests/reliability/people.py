@@ -149,6 +149,11 @@ def with_op(view: View, op: str) -> list[tuple[int, int, str]]:
     return [d for d in datas(view) if d[2].startswith(op + ":")]
 
 
+def move_buttons(view: View) -> list[tuple[int, int, str]]:
+    """What a player taps to move: move buttons, else the first step of one (a spot…)."""
+    return with_op(view, "p") or selections(view)
+
+
 def selections(view: View) -> list[tuple[int, int, str]]:
     """Keyboard steps that pick part of a move (a Sprouts spot, a big Boxes board's box):
     a move is made of these and then, sometimes, a move button."""
@@ -274,16 +279,18 @@ class Board:
         self.taps.append(tap)
         return tap
 
-    def settled_version(self) -> int | None:
-        """The version every board shows, or None while they differ."""
-        versions = {version(self.view(s)) for s in self.seats}
+    def settled_version(self, seats: list[Seat] | None = None) -> int | None:
+        """The version every board (of ``seats``) shows, or None while they differ."""
+        versions = {version(self.view(s)) for s in seats or self.seats}
         return versions.pop() if len(versions) == 1 else None
 
-    async def same_version(self, timeout: float = WAIT) -> int | None:
+    async def same_version(
+        self, timeout: float = WAIT, seats: list[Seat] | None = None
+    ) -> int | None:
         deadline = time.monotonic() + timeout
         while True:
-            v = self.settled_version()
-            if v is not None or all(finished(self.view(s)) for s in self.seats):
+            v = self.settled_version(seats)
+            if v is not None or self.over(seats):
                 return v
             if time.monotonic() > deadline:
                 raise AssertionError(
@@ -292,8 +299,8 @@ class Board:
                 )
             await asyncio.sleep(0.02)
 
-    def over(self) -> bool:
-        return all(finished(self.view(s)) for s in self.seats)
+    def over(self, seats: list[Seat] | None = None) -> bool:
+        return all(finished(self.view(s)) for s in seats or self.seats)
 
     async def race(
         self, rng: random.Random, timeout: float = WAIT, patience: float | None = None
@@ -324,7 +331,9 @@ class Board:
                     f"match {self.id} stuck at version {v}: {e}; taps {answers}"
                 ) from None
 
-    async def _moved_on(self, v: int | None, before: dict[Key, Any], wait: float) -> None:
+    async def _moved_on(
+        self, v: int | None, before: dict[Key, Any], wait: float, seats: list[Seat] | None = None
+    ) -> None:
         """Until some board shows another version, or another keyboard (a selection step)."""
         waits = [
             asyncio.ensure_future(
@@ -334,7 +343,7 @@ class Board:
                     wait,
                 )
             )
-            for s in self.seats
+            for s in seats or self.seats
         ]
         done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         for p in pending:
@@ -346,12 +355,12 @@ class Board:
     def _tap_all(self, rng: random.Random) -> None:
         for seat in self.seats:
             view = self.view(seat)
-            moves = with_op(view, "p") or selections(view) or navigation(view)[:1]
+            moves = move_buttons(view) or navigation(view)[:1]
             for r, c, _ in rng.sample(moves, min(2, len(moves))):
                 self.press(seat.user, seat, r, c)
         if self.spectators:
             group = self.seats[0]
-            moves = with_op(self.view(group), "p")
+            moves = move_buttons(self.view(group))
             for user in self.spectators:
                 if moves:
                     r, c, _ = rng.choice(moves)
@@ -370,25 +379,28 @@ class Board:
         seat.msg = max(found)[1]
         return True
 
-    async def step(self, rng: random.Random, timeout: float = WAIT) -> Tap | None:
+    async def step(
+        self, rng: random.Random, timeout: float = WAIT, only: Seat | None = None
+    ) -> Tap | None:
         """One move by whoever is to move (no racing), every tap of it accepted: used to check
         that a match still plays. Selection steps (Sprouts spots, a big board's box) come
         first when the keyboard has no move button. Waits while the bot is thinking; returns
-        the tap that made the move."""
+        the tap that made the move. With ``only``, just that seat's board is looked at."""
+        seats = [only] if only is not None else self.seats
         deadline = time.monotonic() + timeout
         while True:
-            v = await self.same_version(timeout)
-            if self.over():
+            v = await self.same_version(timeout, seats)
+            if self.over(seats):
                 return None
-            for seat in self.seats:
+            for seat in seats:
                 view = self.view(seat)
                 if not self._to_move(seat, view):
                     continue
-                moves = with_op(view, "p") or selections(view) or navigation(view)
+                moves = move_buttons(view) or navigation(view)
                 if not moves:
                     continue
                 r, c, _ = rng.choice(moves)
-                before = {s.key: self.view(s)["buttons"] for s in self.seats}
+                before = {s.key: self.view(s)["buttons"] for s in seats}
                 tap = self.press(seat.user, seat, r, c)
                 tap.popup = await self.watch.popup(tap.query, timeout)
                 if not tap.accepted and tap.data in {d for _, _, d in navigation(view)}:
@@ -400,8 +412,8 @@ class Board:
                         seat.key, lambda m, v=v: finished(m) or version(m) != v, timeout
                     )
                     return tap
-                await self._moved_on(v, before, timeout)
-                if self.settled_version() != v or self.over():
+                await self._moved_on(v, before, timeout, seats)
+                if self.settled_version(seats) != v or self.over(seats):
                     return tap
                 break  # a selection step: the next tap completes the move
             else:
@@ -463,7 +475,7 @@ async def group_match(
     seat = Seat(b, chat, lobby["message_id"])
     r, c, _ = with_op(lobby, "j")[0]
     world.press(b, chat, lobby["message_id"], r, c)
-    board = await world.watch.until(seat.key, lambda m: bool(with_op(m, "p")))
+    board = await world.watch.until(seat.key, lambda m: bool(move_buttons(m)))
     seats = [Seat(a, chat, board["message_id"]), seat]
     return Board(world, kind, seats, list(spectators), id=match_id(board) or "")
 
@@ -476,10 +488,10 @@ async def link_match(world: ObservedWorld, kind: str, a: User, b: User) -> Board
     link = LINK.search(text["text"])
     assert link is not None
     world.open_link(b, link.group(0))
-    board_b = await _first_board(world.watch, pb, lambda m: bool(with_op(m, "p")))
+    board_b = await _first_board(world.watch, pb, lambda m: bool(move_buttons(m)))
     board_a = await _first_board(world.watch, pa, lambda m: match_id(m) == match_id(board_b))
     board_a = await world.watch.until(
-        (pa.ref, board_a["message_id"]), lambda m: bool(with_op(m, "p"))
+        (pa.ref, board_a["message_id"]), lambda m: bool(move_buttons(m))
     )
     seats = [Seat(a, pa, board_a["message_id"]), Seat(b, pb, board_b["message_id"])]
     return Board(world, kind, seats, id=match_id(board_b) or "")
@@ -493,6 +505,6 @@ async def ai_match(world: ObservedWorld, kind: str, path: str, user: User) -> Bo
     menu = await world.watch.new_message(chat.ref, lambda m: bool(with_op(m, "N")))
     r, c, _ = with_op(menu, "N")[0]
     world.press(user, chat, menu["message_id"], r, c, f"N:{user.id}:0:{path}")
-    board = await _first_board(world.watch, chat, lambda m: bool(with_op(m, "p")))
+    board = await _first_board(world.watch, chat, lambda m: bool(move_buttons(m)))
     seat = Seat(user, chat, board["message_id"])
     return Board(world, kind, [seat], vs_ai=True, id=match_id(board) or "")

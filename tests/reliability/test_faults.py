@@ -22,7 +22,7 @@ from tests.reliability.checks import verify
 from tests.reliability.cluster import Cluster
 from tests.reliability.conftest import FULL, scale
 from tests.reliability.games import make_matches
-from tests.reliability.people import Board, ObservedWorld, Seat, finished, version, with_op
+from tests.reliability.people import Board, ObservedWorld, finished, version
 
 EDITS = ["editMessageMedia", "editMessageReplyMarkup", "editMessageCaption", "sendPhoto"]
 PATIENCE = 4.0  # seconds without a change before people tap again
@@ -117,7 +117,7 @@ async def deleted_board_comes_back(world: ObservedWorld, board: Board, rng: rand
     mover = next(s for s in board.seats if s is not gone)
     old = gone.msg
     world.bot_delete(gone.chat, old)
-    await move_once(board, mover, rng)
+    assert await board.step(rng, only=mover) is not None
     deadline = time.monotonic() + 30
     while not board.locate(gone) or gone.msg == old:
         assert time.monotonic() < deadline, "the deleted board was not sent again"
@@ -133,19 +133,8 @@ async def blocked_player_comes_back(world: ObservedWorld, board: Board, rng: ran
     mover = next(s for s in board.seats if s is not away)
     v = version(board.view(away))
     world.set_blocked(away.user, True)
-    await move_once(board, mover, rng)
+    assert await board.step(rng, only=mover) is not None
     await asyncio.sleep(0.5)
     assert version(board.view(away)) == v  # not edited while blocked
     world.set_blocked(away.user, False)
     await board.watch.until(away.key, lambda m: finished(m) or version(m) != v)
-
-
-async def move_once(board: Board, mover: Seat, rng: random.Random) -> None:
-    """The player to move taps one move; it must be accepted and shown on their board."""
-    view = board.view(mover)
-    v = version(view)
-    r, c, _ = rng.choice(with_op(view, "p"))
-    tap = board.press(mover.user, mover, r, c)
-    tap.popup = await board.watch.popup(tap.query)
-    assert tap.accepted, tap.popup
-    await board.watch.until(mover.key, lambda m: finished(m) or version(m) != v)
