@@ -61,15 +61,18 @@ async def play_to_end(
     rng: random.Random,
     *,
     max_taps: int = 2000,
+    moves: int | None = None,
 ) -> MessageView:
-    """Tap random legal-looking buttons for whoever is to move until the keyboard disappears.
+    """Tap random legal-looking buttons for whoever is to move until the keyboard disappears
+    (or, with ``moves``, until that many taps made a move).
 
     ``players`` maps a seat's Telegram user id to the handle that taps for it; the caption's
     "to move" mention tells whose turn it is (in private games the single human always taps).
     """
+    made = 0
     for _ in range(max_taps):
         board = await message(chat, board_id)
-        if finished(board):
+        if finished(board) or made == moves:
             return board
         v = version(board)
         user = _to_move(players, board)
@@ -78,11 +81,13 @@ async def play_to_end(
             r, c = rng.choice(plays)
             await user.press_button(r, c, board, settle=False)
             await wait_message(chat, board_id, lambda m, v=v: not m.buttons or version(m) != v)
+            made += 1
             continue
         steps = buttons(board, "c")
         assert steps, f"no move and no navigation on the board: {board.button_texts}"
         r, c = rng.choice(steps)
         await user.press_button(r, c, board)  # keyboard-only step: wait until the bot is quiet
+        made += version(await message(chat, board_id)) != v  # a step that ends a move
     raise AssertionError("the game did not end")
 
 
