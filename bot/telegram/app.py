@@ -32,7 +32,7 @@ from bot.match.clocks import Timeouts
 from bot.settings import Settings
 from bot.telegram import act, boards, buttons, challenge, commands, common, inline, metrics, typed
 from bot.telegram.ai_pool import AIPool
-from bot.telegram.http import AiohttpRequest
+from bot.telegram.http import AiohttpRequest, UpdatesRequest
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ def build_application(
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
         .request(AiohttpRequest())
-        .get_updates_request(AiohttpRequest(pool_size=1, read_timeout=None))
+        .get_updates_request(UpdatesRequest(pool_size=1, read_timeout=None))
         .rate_limiter(
             metrics.MeasuredRateLimiter(
                 overall_max_rate=settings.messages_per_second,

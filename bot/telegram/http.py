@@ -15,6 +15,8 @@ import aiohttp
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from bot.telegram.shapes import drop_tapped_keyboard
+
 POOL_SIZE = 256
 TIMEOUT = 5.0  # seconds: connect, read and write, as python-telegram-bot's defaults
 MEDIA_WRITE_TIMEOUT = 20.0
@@ -89,3 +91,17 @@ class AiohttpRequest(BaseRequest):
             raise TimedOut from err
         except aiohttp.ClientError as err:
             raise NetworkError(f"aiohttp.{err.__class__.__name__}: {err}") from err
+
+
+class UpdatesRequest(AiohttpRequest):
+    """The long-polling transport: as the webhook does, updates lose the keyboard of the
+    tapped message before python-telegram-bot builds them into objects."""
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        data = BaseRequest.parse_json_payload(payload)
+        result = data.get("result")
+        if isinstance(result, list):
+            for update in result:
+                drop_tapped_keyboard(update)
+        return data

@@ -130,3 +130,13 @@ UPDATE = Obj({"update_id": Int(0)}, dict(UPDATES))
 def well_formed(data: Any) -> bool:
     """True when ``data`` is an update whose fields the bot reads have Telegram's types."""
     return UPDATE.ok(data)
+
+
+def drop_tapped_keyboard(update: Any) -> None:
+    """Drop the keyboard of the message a callback query came from, before the update is
+    built into objects: the bot never reads it, and building a big board's hundred buttons
+    cost more than the rest of the update."""
+    query = update.get("callback_query") if isinstance(update, dict) else None
+    tapped = query.get("message") if isinstance(query, dict) else None
+    if isinstance(tapped, dict):
+        tapped.pop("reply_markup", None)

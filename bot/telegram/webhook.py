@@ -72,12 +72,7 @@ def web_app(application: Application, settings: Settings) -> web.Application:  #
             metrics.WEBHOOK_REFUSED.labels("bad_shape").inc()
             log.warning("webhook body refused: not an update of Telegram's shape")
             return web.Response(status=400, text="not an update")
-        query = data.get("callback_query")
-        tapped = query.get("message") if isinstance(query, dict) else None
-        if isinstance(tapped, dict):
-            # The keyboard of the tapped message is never read; building its buttons into
-            # objects cost more than the rest of the update.
-            tapped.pop("reply_markup", None)
+        shapes.drop_tapped_keyboard(data)
         try:
             update = Update.de_json(data, application.bot)
         except Exception as e:  # untrusted JSON through a third-party parser: anything goes
