@@ -38,6 +38,9 @@ class Region:
         return i in self._set
 
 
+FRAME_MARK = -1  # the frame's flood mark: a flood that reaches it was not held by its ring
+
+
 class Board:
     """Dots, captured areas, empty bases and scores; :meth:`place` applies every rule of a move."""
 
@@ -63,7 +66,9 @@ class Board:
         self.free = width * height
         self.captures: list[Region] = []
         self.bases: list[Region] = []
-        self.mark = [0] * n
+        # Flood scratch marks (stamps count up from 0); the frame is -1 for good.
+        self.blank = [FRAME_MARK if d == FRAME else 0 for d in self.dot]
+        self.mark = self.blank[:]
         self.stamp = 0
         self.dirs = (-s, -s + 1, 1, s + 1, s, s - 1, -1, -s - 1)  # clockwise from north
         self.xs = [i % s - 1 for i in range(n)]
@@ -82,7 +87,7 @@ class Board:
         b.rebuilds = 0
         b.caught, b.territory, b.free = self.caught[:], self.territory[:], self.free
         b.captures, b.bases = self.captures[:], self.bases[:]
-        b.mark, b.stamp = [0] * len(self.mark), 0
+        b.blank, b.mark, b.stamp = self.blank, self.blank[:], 0
         b.dirs, b.xs, b.ys = self.dirs, self.xs, self.ys
         return b
 
@@ -225,13 +230,18 @@ class Board:
         rings = []
         for path, wi in found:
             cycle = _simple_cycle(path)
-            rings.append((cycle, self._fill(gaps[wi][2], cycle)))
+            inside = self._fill(gaps[wi][2], cycle)
+            if inside is not None:
+                rings.append((cycle, inside))
         rings.sort(key=lambda r: len(r[1]))
         return rings
 
-    def _fill(self, start: int, cycle: list[int]) -> list[int]:
+    def _fill(self, start: int, cycle: list[int]) -> list[int] | None:
         """The points strictly inside ``cycle``: a 4-connected flood from ``start`` stopped only
-        by the cycle itself, so holes and dots inside the ring are inside too."""
+        by the cycle itself, so holes and dots inside the ring are inside too. None when the
+        cycle does not hold ``start`` after all: the flood then runs round the frame and off
+        the board's frame (seen once, in a search playout, and not reproduced since), and no
+        ring is made of it."""
         self.stamp += 2
         edge, seen = self.stamp, self.stamp + 1
         mark = self.mark
@@ -246,6 +256,8 @@ class Board:
             for q in (c - s, c + 1, c + s, c - 1):
                 m = mark[q]
                 if m != edge and m != seen:
+                    if m == FRAME_MARK:
+                        return None
                     mark[q] = seen
                     out.append(q)
                     stack.append(q)
