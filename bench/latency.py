@@ -43,13 +43,14 @@ import os
 import random
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import engine
 from playground.server import Emulator
+from tests.fixtures.redis import temporary_server
 from tests.reliability.cluster import BotProcess, bot_env, free_port, histogram, process_cpu
 from tests.reliability.people import (
     Board,
@@ -169,24 +170,6 @@ def delta(after: list[tuple[float, float]], before: list[tuple[float, float]]): 
 
 
 # -- the setting: redis, emulator, the bot process ----------------------------------------------
-
-
-@contextlib.contextmanager
-def temporary_redis() -> Iterator[str]:
-    import shutil
-
-    from tests.fixtures.redis import RedisServer
-
-    executable = shutil.which("redis-server")
-    if executable is None:
-        raise SystemExit("redis-server is not installed (make redis-server)")
-    with tempfile.TemporaryDirectory() as tmp:
-        server = RedisServer(Path(tmp), executable)
-        server.start()
-        try:
-            yield server.url
-        finally:
-            server.stop()
 
 
 class Stage:
@@ -438,7 +421,7 @@ async def measure(opts: Options, log: Any = print) -> list[Run]:
         if g not in engine.GAMES:
             log(f"note: {g} is not in engine.GAMES yet; no latency figures for it")
     rng = random.Random(1)
-    with temporary_redis() as redis_url, tempfile.TemporaryDirectory() as tmp:
+    with temporary_server() as redis_url, tempfile.TemporaryDirectory() as tmp:
         async with stage(redis_url, Path(tmp)) as st:
             await st.measure_idle()
             log(f"bot idle CPU {1000 * st.idle_rate:.2f} ms per second (subtracted)")

@@ -219,7 +219,7 @@ def storage_section(full: bool) -> list[Table]:
         from storage import Config
 
         out = []
-        with sb.temporary_redis() as url:
+        with sb.temporary_server() as url:
             async with await storage.connect(url, config=Config(prefix="bench")) as store:
                 for label, game, how in sb.engine_games():
                     if game is None:

@@ -27,17 +27,15 @@ import argparse
 import asyncio
 import functools
 import random
-import shutil
 import statistics
-import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import storage
 from storage import Config
+from tests.fixtures.redis import temporary_server
 
 # (kind, label, option sets to try in order, plies to play): the reference records.
 ENGINE_SAMPLES: list[tuple[str, str, list[dict[str, Any]], int]] = [
@@ -210,22 +208,6 @@ async def memory_bytes(store: storage.Store, game: dict[str, Any]) -> dict[str, 
     return {"json": json_bytes, "key": key_bytes or 0, "redis per match": per_match}
 
 
-@contextmanager
-def temporary_redis() -> Iterator[str]:
-    from tests.fixtures.redis import RedisServer  # the test fixture's server, reused
-
-    executable = shutil.which("redis-server")
-    if executable is None:
-        raise SystemExit("redis-server is not installed (make redis-server), or pass --url")
-    with tempfile.TemporaryDirectory() as tmp:
-        server = RedisServer(Path(tmp), executable)
-        server.start()
-        try:
-            yield server.url
-        finally:
-            server.stop()
-
-
 async def run(url: str | None, rounds: int) -> None:
     games = list(engine_games())
     print("Records:")
@@ -235,7 +217,7 @@ async def run(url: str | None, rounds: int) -> None:
     samples.append(("synthetic Dots 38×31", synthetic_dots_game()))
     dots = next(g for label, g in samples if "Dots" in label)
 
-    with contextmanager(lambda: iter([url]))() if url else temporary_redis() as real_url:
+    with contextmanager(lambda: iter([url]))() if url else temporary_server() as real_url:
         for backend_url in (real_url, "memory://"):
             config = Config(prefix="bench")
             if backend_url == "memory://":
