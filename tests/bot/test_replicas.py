@@ -9,7 +9,6 @@ board at once; every move must be applied exactly once, and the AI must think on
 from __future__ import annotations
 
 import asyncio
-import itertools
 import os
 import random
 import re
@@ -21,7 +20,6 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from aiohttp import web
 
 import engine
 import storage
@@ -30,49 +28,12 @@ from playground.server import Emulator
 from tests.bot.helpers import buttons, finished, message, version, wait_message
 from tests.bot.test_webhook_mode import SECRET, free_port
 from tests.fixtures.playground import ScenarioClient
+from tests.reliability.cluster import Proxy
 
 REPLICAS = 2
 LINK = re.compile(r"https://t\.me/\S+\?start=[A-Za-z0-9_-]+")
 AI_COUNT = re.compile(r'^tetrad_ai_think_seconds_count\{level="\w+"\} (\S+)$', re.M)
 UPDATES = re.compile(r'^tetrad_updates_total\{type="\w+"\} (\S+)$', re.M)
-
-
-class Proxy:
-    """Round-robin over the replicas; every ``duplicate_every``-th post also goes to the next
-    replica at the same time (a redelivery racing the first delivery)."""
-
-    def __init__(self, upstreams: list[str], duplicate_every: int) -> None:
-        self.upstreams = upstreams
-        self.duplicate_every = duplicate_every
-        self.counter = itertools.count()
-        self.sent = [0] * len(upstreams)
-        self.duplicates = 0
-        self.session: aiohttp.ClientSession | None = None
-
-    async def forward(self, i: int, body: bytes, headers: dict[str, str]) -> int:
-        assert self.session is not None
-        self.sent[i] += 1
-        async with self.session.post(self.upstreams[i], data=body, headers=headers) as r:
-            return r.status
-
-    async def handle(self, request: web.Request) -> web.Response:
-        n = next(self.counter)
-        i = n % len(self.upstreams)
-        body = await request.read()
-        headers = {
-            k: v
-            for k, v in request.headers.items()
-            if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")
-        }
-        if self.duplicate_every and n % self.duplicate_every == self.duplicate_every - 1:
-            self.duplicates += 1
-            j = (i + 1) % len(self.upstreams)
-            status, _ = await asyncio.gather(
-                self.forward(i, body, headers), self.forward(j, body, headers)
-            )
-        else:
-            status = await self.forward(i, body, headers)
-        return web.Response(status=status)
 
 
 @pytest.fixture
@@ -82,13 +43,7 @@ async def replicas(
     emulator.world.limits.enabled = False  # flood limits have their own tests
     ports = [free_port() for _ in range(REPLICAS)]
     proxy = Proxy([f"http://127.0.0.1:{p}/tg/hook" for p in ports], duplicate_every=5)
-    proxy.session = aiohttp.ClientSession()
-    app = web.Application()
-    app.router.add_post("/tg/hook", proxy.handle)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    proxy_url = f"http://127.0.0.1:{runner.addresses[0][1]}/tg/hook"
+    proxy_url = await proxy.start()
     procs = []
     try:
         for k, port in enumerate(ports):
@@ -130,8 +85,7 @@ async def replicas(
                 proc.kill()
                 proc.wait()
             log.close()
-        await proxy.session.close()
-        await runner.cleanup()
+        await proxy.stop()
     for proc, _ in procs:  # a graceful stop: SIGTERM ends the process cleanly
         assert proc.returncode == 0, (tmp_path / "replica0.log").read_text()[-3000:]
 
@@ -190,6 +144,10 @@ async def _race(
             return rounds
         v = version(main)
         who = mover(views)
+        if who is None:  # the bot is thinking: its move is not a round
+            _, chat, mid = boards[next(iter(boards))]
+            await wait_message(chat, mid, lambda m, v=v: finished(m) or version(m) != v)
+            continue
         user, chat, mid = boards[who]
         plays = buttons(views[who], "p")
         taps = [
@@ -261,10 +219,13 @@ async def test_two_replicas_apply_every_move_exactly_once(
     )
     ai_boards = {erin.id: (erin, erin.private, e_board.message_id)}
 
+    def erin_mover(views: dict[int, MessageView]) -> int | None:
+        return None if "To move: Tetrad bot" in views[erin.id].body else erin.id
+
     rounds = await asyncio.gather(
         _race(link_boards, link_mover, rng),
         _race(group_boards, group_mover, random.Random(7)),
-        _race(ai_boards, lambda views: erin.id, random.Random(3)),
+        _race(ai_boards, erin_mover, random.Random(3)),
     )
     await pg.settle()
 
