@@ -17,12 +17,14 @@ the game is left as it was.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from engine.sprouts.drawing import Drawing, DrawingError, check_geometry, plane_key
 from engine.sprouts.mesh import route_mesh
 from engine.sprouts.moves import Choice
 from engine.sprouts.routing import ATTEMPTS, Params, Request, RoutingError, _Fail, route
+from engine.sprouts.tidy import TidyError, tidy
 
 
 def request_for(drawing: Drawing, ch: Choice) -> Request:
@@ -82,6 +84,9 @@ def expected_key(drawing: Drawing, ch: Choice) -> tuple[Any, ...]:
     return plane_key(child.regions, outers)
 
 
+log = logging.getLogger(__name__)
+
+
 def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
     """The drawing after move ``ch``, routed and checked; raises :class:`RoutingError`.
 
@@ -133,9 +138,31 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
             continue
         new = drawing.with_move(r.spot, r.first, r.second)
         if accept(new, f"mesh x{grow}"):
-            return new
+            return tidied(new, want, child_key) if TIDY else new
     raise RoutingError(f"could not draw {ch.move}: " + "; ".join(failures), move=str(ch.move))
 
+
+def tidied(drawing: Drawing, want: tuple[Any, ...], child_key: str) -> Drawing:
+    """The drawing tidied (:mod:`engine.sprouts.tidy`) and checked whole: every curve against
+    every curve and spot, the plane structure and the position unchanged. A tidy that fails
+    a check is a bug: it is logged and counted in :data:`TIDY_FAILURES`, and the drawing is
+    kept as routed (itself checked), so the game goes on."""
+    try:
+        new = tidy(drawing)
+        check_geometry(new)
+        if new.plane_key() != want:
+            raise TidyError("tidying changed the plane structure")
+        if new.position.canonical() != child_key:
+            raise TidyError("tidying changed the position")
+    except (TidyError, DrawingError) as e:
+        TIDY_FAILURES.append(str(e))
+        log.warning("sprouts: tidy failed, the drawing stays as routed: %s", e)
+        return drawing
+    return new
+
+
+TIDY = True  # tidy every new drawing (the bench turns it off for a baseline)
+TIDY_FAILURES: list[str] = []  # every failed tidy since start (tests require it stays empty)
 
 # How much the paper is enlarged, step by step, when no curve fits: any move fits at last,
 # but the gaps of a drawing enlarged a lot look thin next to its spots (see README).
