@@ -151,13 +151,15 @@ class _Mesh:
         first round also adds a free point in the middle of every gap between drawn things
         (edges joining two drawn vertices), so that a bridge can run down a narrow passage
         with room for the curve on both sides of it."""
+        tri = Delaunay(self.P, incremental=True)
         for round_ in range(14):
-            tri = Delaunay(self.P)
+            if round_:
+                tri.add_points(self.P[len(tri.points) :])  # cheaper than starting again
             n = len(self.P)
             s = tri.simplices
-            e = np.concatenate([s[:, [1, 2]], s[:, [2, 0]], s[:, [0, 1]]])
-            e = np.unique(np.sort(e, axis=1), axis=0)
-            keys = e[:, 0] * n + e[:, 1]
+            e = np.concatenate([s[:, [1, 2]], s[:, [2, 0]], s[:, [0, 1]]]).astype(np.int64)
+            keys = np.unique(np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1]))
+            e = np.stack([keys // n, keys % n], axis=1)
             a = np.concatenate([np.asarray(ids[:-1]) for _, ids in self.chains])
             b = np.concatenate([np.asarray(ids[1:]) for _, ids in self.chains])
             con = np.minimum(a, b) * n + np.maximum(a, b)
@@ -172,7 +174,7 @@ class _Mesh:
                 new_pts += list((self.P[gap[:, 0]] + self.P[gap[:, 1]]) / 2)
                 new_kind += [K_FILL] * len(gap)
             elif not bad.any():
-                self.tri = tri
+                self.tri = _closed(tri)
                 return
             at = 0
             for c, (owner, ids) in enumerate(self.chains):
@@ -193,11 +195,16 @@ class _Mesh:
                 out.append(ids[-1])
                 self.chains[c] = (owner, out)
             if not new_pts:
-                self.tri = tri
+                self.tri = _closed(tri)
                 return
             self.P = np.concatenate([self.P, np.asarray(new_pts)])
             self.kind = np.concatenate([self.kind, np.asarray(new_kind, dtype=np.int64)])
         raise _Fail("the triangulation does not settle")
+
+
+def _closed(tri: Delaunay) -> Delaunay:
+    tri.close()  # no more points: release Qhull's incremental state
+    return tri
 
 
 def _pt(p: np.ndarray) -> Point:

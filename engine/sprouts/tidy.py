@@ -68,6 +68,7 @@ STEP = 5.0  # no point moves further than this in one step
 REACH = 3 * STEP + HARD_SPOT + 1.0  # every limit from further away is above STEP anyway
 SECTORS = 8
 ITERATIONS = 16
+CALM = 0.5  # a step that moves nothing further than this ends the relaxation
 SMOOTH_ROUNDS = 6
 PUSH = 0.6  # how hard crowded things push apart (a share of the missing room per step)
 PULL = 0.3  # how hard curves contract
@@ -83,8 +84,8 @@ def tidy(drawing: Drawing, iterations: int = ITERATIONS) -> Drawing:
     for it in range(iterations):
         if it % 4 == 3:
             net.drop_points(it // 4 % 2)
-        else:
-            net.step()
+        elif net.step() < CALM:
+            break
         net.split_long()
     return net.fitted().drawing()
 
@@ -331,7 +332,8 @@ class _Net:
         _add(F, self.stub_node, (turn * length)[:, None] * tangent)
         return F
 
-    def step(self) -> None:
+    def step(self) -> float:
+        """One step of the relaxation; returns the longest move made."""
         pairs = self._pairs()
         lim = self._limits(pairs)
         F = self._forces(pairs)
@@ -343,6 +345,7 @@ class _Net:
         D = self._keep_angles(D)
         self.X = self.X + D
         self._store()
+        return float(np.hypot(*D.T).max()) if len(D) else 0.0
 
     def _keep_angles(self, D: np.ndarray) -> np.ndarray:
         """Moves that would bring two stubs round a spot closer than the check allows are
