@@ -1,10 +1,8 @@
-"""Routing a new curve through one face on a triangulation of the drawing (no raster).
+"""Routing a new curve through one face on a triangulation of the drawing.
 
-The raster router (:mod:`engine.sprouts.routing`) draws roomy, readable curves when there is
-room, but its cost grows with the paper's area over the square of its cell and it cannot see
-passages narrower than a few cells. This router has neither limit: its cost depends on the
-number of curve vertices, not on the scale, so enlarging the paper (which only widens every
-gap against the fixed minimum gaps) always helps and never costs more.
+Its cost depends on the number of curve vertices, not on the scale, so enlarging the paper
+(which only widens every gap against the fixed minimum gaps) always helps and never costs
+more.
 
 The curves' vertices (each curve segment subdivided until it is an edge of the triangulation),
 the spots, the paper's edge, the new curve's end stubs and a sparse fill of free points are
@@ -16,7 +14,7 @@ blocked; the face minus the bridges is simply connected, so every path from end 
 separates as asked. The path is a cheapest chain of triangles (narrow passages cost more);
 the curve crosses each shared edge of the chain at one point, slid along that edge to smooth
 the curve while keeping clear of real curves and spots, so it never leaves the chain and never
-crosses anything. The caller checks the result exactly, as for the raster router.
+crosses anything. The caller checks the result exactly.
 """
 
 from __future__ import annotations
@@ -60,7 +58,7 @@ LOOP_SPREAD = math.radians(35)  # a loop leaves its spot at ±this from its midd
 
 # vertex kinds (besides a piece number >= 0)
 K_FRAME, K_END, K_TONGUE, K_FILL, K_RING, K_WINDOW = -1, -2, -3, -4, -5, -6
-FRAME_PIECE = -1  # the paper's edge as a boundary to bridge (as in the raster router)
+FRAME_PIECE = -1  # the paper's edge as a boundary to bridge
 
 
 class _Mesh:
