@@ -7,6 +7,12 @@ often the paper had to be enlarged;
 the AI's time per move for each level; and the time ``render.board_png`` needs for a
 12-spot game late in play (target: at most 30 ms). Each part has a time budget; a part that
 runs out says so. Timings on a shared 2-core machine are noisy: run it twice.
+
+``--layout`` instead plays the same random games with the tidy step off (the drawing as
+routed: the baseline) and on, and prints play() p50/p99/max per n with what the picture shows
+after every move at the default size (1280 px): the least distance between spot centres,
+between curves, between a curve and a spot it does not end at (minus the disc's radius), and
+how far the paper grew.
 """
 
 from __future__ import annotations
