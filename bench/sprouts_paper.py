@@ -7,6 +7,12 @@ often the paper had to be enlarged;
 the AI's time per move for each level; and the time ``render.board_png`` needs for a
 12-spot game late in play (target: at most 30 ms). Each part has a time budget; a part that
 runs out says so. Timings on a shared 2-core machine are noisy: run it twice.
+
+``--layout`` instead plays the same random games with the tidy step off (the drawing as
+routed: the baseline) and on, and prints play() p50/p99/max per n with what the picture shows
+after every move at the default size (1280 px): the least distance between spot centres,
+between curves, between a curve and a spot it does not end at (minus the disc's radius), and
+how far the paper grew.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ import random
 import statistics
 import time
 
-from engine.sprouts import Game
+import numpy as np
+from scipy.spatial import cKDTree
+
+from engine.sprouts import Game, paper
 from engine.sprouts.ai import LEVELS, choose_move
 from engine.sprouts.drawing import WIDTH
 from engine.sprouts.routing import RoutingError
@@ -93,6 +102,94 @@ def play_speed(spots: list[int], games: int, budget: float) -> dict[int, Game]:
     return kept
 
 
+def readability(g: Game) -> dict[str, float]:
+    """What the picture at the default size shows (pixels; a spot disc has radius ``r``):
+    the least distance between two spot centres, between two curves (away from the spots
+    they share: within 1.6 r of a common end spot curves must meet), between a curve and a
+    spot it does not end at, and the paper's width against its first width."""
+    from render.sprouts import layout
+
+    lay, fit = layout(g)
+    k, r = fit.k, lay.spot_radius
+    d = g.drawing
+    spots = np.asarray([(s.x, s.y) for s in d.spots])
+    out = {"extent": d.width / WIDTH, "spot": np.inf, "curve": np.inf, "clear": np.inf}
+    if len(spots) > 1:
+        dd = np.hypot(*(spots[:, None] - spots[None]).transpose(2, 0, 1))
+        np.fill_diagonal(dd, np.inf)
+        out["spot"] = float(dd.min()) * k
+    if not d.curves:
+        return out
+    step = 1.0 / k  # one pixel
+    pts, owner = [], []
+    for e, a in enumerate(d.arrays):
+        seg = np.hypot(*np.diff(a, axis=0).T)
+        arc = np.concatenate([[0.0], np.cumsum(seg)])
+        at = np.arange(0.0, arc[-1], step)
+        pts.append(np.stack([np.interp(at, arc, a[:, 0]), np.interp(at, arc, a[:, 1])], 1))
+        owner.append(np.full(len(at), e))
+    P, own = np.concatenate(pts), np.concatenate(owner)
+    ends = np.asarray([(c.a - 1, c.b - 1) for c in d.curves])
+    near_spot = cKDTree(spots).query(P)[0]
+    tree = cKDTree(P)
+    free = near_spot * k > 1.6 * r
+    i, j = tree.query_pairs(60.0 / k, output_type="ndarray").T
+    ok = (own[i] != own[j]) & free[i] & free[j]
+    if ok.any():
+        out["curve"] = float(np.hypot(*(P[i[ok]] - P[j[ok]]).T).min()) * k
+    for s, near in enumerate(tree.query_ball_point(spots, 3 * r / k)):
+        near = np.asarray(near, dtype=np.int64)
+        near = near[~(ends[own[near]] == s).any(axis=1)]
+        if len(near):
+            gap = float(np.hypot(*(P[near] - spots[s]).T).min()) * k - r
+            out["clear"] = min(out["clear"], gap)
+    return out
+
+
+def layout_quality(spots: list[int], games: int, tidy: bool) -> None:
+    """play() time and readability after every move of random games (seeds 0, 1, ...),
+    with the tidy step on or off; readability figures are the worst over all moves and the
+    median of each game's last picture."""
+    paper.TIDY = tidy
+    print(
+        f"tidy {'ON' if tidy else 'OFF'}: play() per move and the picture after it (px at"
+        " 1280; spot radius 27 px, lives' arcs to 42 px):"
+    )
+    for n in spots:
+        times: list[float] = []
+        worst: dict[str, float] = {"spot": np.inf, "curve": np.inf, "clear": np.inf, "extent": 0}
+        last: list[dict[str, float]] = []
+        fails = 0
+        for seed in range(games):
+            rng = random.Random(seed)
+            g = Game(n)
+            while not g.over:
+                m = rng.choice(g.legal_moves())
+                t = time.perf_counter()
+                try:
+                    g.play(m)
+                except RoutingError:
+                    fails += 1
+                    break
+                times.append(time.perf_counter() - t)
+                q = readability(g)
+                for key in ("spot", "curve", "clear"):
+                    worst[key] = min(worst[key], q[key])
+                worst["extent"] = max(worst["extent"], q["extent"])
+            last.append(readability(g))
+        xs = sorted(times)
+        med = {key: statistics.median(v[key] for v in last) for key in worst}
+        print(
+            f"  n={n:2d}: play p50 {1000 * _q(xs, 0.5):6.0f} ms  p99 {1000 * _q(xs, 0.99):6.0f}"
+            f"  max {1000 * xs[-1]:6.0f}  | worst: spots {worst['spot']:5.1f} px apart,"
+            f" curves {worst['curve']:4.1f} px, curve-spot clear {worst['clear']:6.1f} px,"
+            f" paper x{worst['extent']:.1f} | end median: spots {med['spot']:5.1f},"
+            f" curves {med['curve']:4.1f}, clear {med['clear']:6.1f}, paper x{med['extent']:.1f}"
+            f"  RoutingError {fails}"
+        )
+    paper.TIDY = True
+
+
 def ai_speed(spots: list[int], budget: float) -> None:
     print("choose_move per move (levels with their default time limits), random games:")
     for n, misere in [(n, False) for n in spots] + [(5, True)]:
@@ -141,8 +238,13 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=60.0, help="seconds per part and n")
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--skip-ai", action="store_true")
+    ap.add_argument("--layout", action="store_true", help="only the picture's readability")
     args = ap.parse_args()
     spots = [int(s) for s in args.spots.split(",")]
+    if args.layout:
+        layout_quality(spots, args.games, tidy=False)
+        layout_quality(spots, args.games, tidy=True)
+        return
     play_speed(spots, args.games, args.budget)
     if not args.skip_ai:
         ai_speed([n for n in spots if n <= 7], args.budget / 4)

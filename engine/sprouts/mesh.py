@@ -1,10 +1,8 @@
-"""Routing a new curve through one face on a triangulation of the drawing (no raster).
+"""Routing a new curve through one face on a triangulation of the drawing.
 
-The raster router (:mod:`engine.sprouts.routing`) draws roomy, readable curves when there is
-room, but its cost grows with the paper's area over the square of its cell and it cannot see
-passages narrower than a few cells. This router has neither limit: its cost depends on the
-number of curve vertices, not on the scale, so enlarging the paper (which only widens every
-gap against the fixed minimum gaps) always helps and never costs more.
+Its cost depends on the number of curve vertices, not on the scale, so enlarging the paper
+(which only widens every gap against the fixed minimum gaps) always helps and never costs
+more.
 
 The curves' vertices (each curve segment subdivided until it is an edge of the triangulation),
 the spots, the paper's edge, the new curve's end stubs and a sparse fill of free points are
@@ -16,7 +14,7 @@ blocked; the face minus the bridges is simply connected, so every path from end 
 separates as asked. The path is a cheapest chain of triangles (narrow passages cost more);
 the curve crosses each shared edge of the chain at one point, slid along that edge to smooth
 the curve while keeping clear of real curves and spots, so it never leaves the chain and never
-crosses anything. The caller checks the result exactly, as for the raster router.
+crosses anything. The caller checks the result exactly.
 """
 
 from __future__ import annotations
@@ -60,7 +58,7 @@ LOOP_SPREAD = math.radians(35)  # a loop leaves its spot at ±this from its midd
 
 # vertex kinds (besides a piece number >= 0)
 K_FRAME, K_END, K_TONGUE, K_FILL, K_RING, K_WINDOW = -1, -2, -3, -4, -5, -6
-FRAME_PIECE = -1  # the paper's edge as a boundary to bridge (as in the raster router)
+FRAME_PIECE = -1  # the paper's edge as a boundary to bridge
 
 
 class _Mesh:
@@ -151,13 +149,15 @@ class _Mesh:
         first round also adds a free point in the middle of every gap between drawn things
         (edges joining two drawn vertices), so that a bridge can run down a narrow passage
         with room for the curve on both sides of it."""
+        tri = Delaunay(self.P, incremental=True)
         for round_ in range(14):
-            tri = Delaunay(self.P)
+            if round_:
+                tri.add_points(self.P[len(tri.points) :])  # cheaper than starting again
             n = len(self.P)
             s = tri.simplices
-            e = np.concatenate([s[:, [1, 2]], s[:, [2, 0]], s[:, [0, 1]]])
-            e = np.unique(np.sort(e, axis=1), axis=0)
-            keys = e[:, 0] * n + e[:, 1]
+            e = np.concatenate([s[:, [1, 2]], s[:, [2, 0]], s[:, [0, 1]]]).astype(np.int64)
+            keys = np.unique(np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1]))
+            e = np.stack([keys // n, keys % n], axis=1)
             a = np.concatenate([np.asarray(ids[:-1]) for _, ids in self.chains])
             b = np.concatenate([np.asarray(ids[1:]) for _, ids in self.chains])
             con = np.minimum(a, b) * n + np.maximum(a, b)
@@ -172,7 +172,7 @@ class _Mesh:
                 new_pts += list((self.P[gap[:, 0]] + self.P[gap[:, 1]]) / 2)
                 new_kind += [K_FILL] * len(gap)
             elif not bad.any():
-                self.tri = tri
+                self.tri = _closed(tri)
                 return
             at = 0
             for c, (owner, ids) in enumerate(self.chains):
@@ -193,11 +193,16 @@ class _Mesh:
                 out.append(ids[-1])
                 self.chains[c] = (owner, out)
             if not new_pts:
-                self.tri = tri
+                self.tri = _closed(tri)
                 return
             self.P = np.concatenate([self.P, np.asarray(new_pts)])
             self.kind = np.concatenate([self.kind, np.asarray(new_kind, dtype=np.int64)])
         raise _Fail("the triangulation does not settle")
+
+
+def _closed(tri: Delaunay) -> Delaunay:
+    tri.close()  # no more points: release Qhull's incremental state
+    return tri
 
 
 def _pt(p: np.ndarray) -> Point:

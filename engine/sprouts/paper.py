@@ -12,17 +12,21 @@ drawing enlarged step by step, and accepts the first drawing that passes every c
 3. the canonical key of the derived position equals that of ``position.play(move)``.
 
 Nothing unchecked is ever kept: when no attempt passes, :class:`RoutingError` is raised and
-the game is left as it was.
+the game is left as it was. The accepted drawing is then tidied (:mod:`engine.sprouts.tidy`:
+spots and curves moved apart without changing the picture up to deformation) and checked
+again whole; a tidy that fails a check is logged and the routed drawing is kept.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from engine.sprouts.drawing import Drawing, DrawingError, check_geometry, plane_key
 from engine.sprouts.mesh import route_mesh
 from engine.sprouts.moves import Choice
-from engine.sprouts.routing import ATTEMPTS, Params, Request, RoutingError, _Fail, route
+from engine.sprouts.routing import Request, RoutingError, _Fail
+from engine.sprouts.tidy import TidyError, tidy
 
 
 def request_for(drawing: Drawing, ch: Choice) -> Request:
@@ -82,13 +86,17 @@ def expected_key(drawing: Drawing, ch: Choice) -> tuple[Any, ...]:
     return plane_key(child.regions, outers)
 
 
+log = logging.getLogger(__name__)
+
+
 def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
     """The drawing after move ``ch``, routed and checked; raises :class:`RoutingError`.
 
-    First the raster router's roomiest resolution (readable curves where there is room);
-    then the triangulation router (:mod:`engine.sprouts.mesh`), on the drawing as it is and
-    then enlarged step by step (which keeps its topology and widens every gap against the
-    fixed minimum gaps; the triangulation's cost does not grow with the size).
+    The triangulation router (:mod:`engine.sprouts.mesh`), on the drawing as it is and then
+    enlarged step by step (which keeps its topology and widens every gap against the fixed
+    minimum gaps; the triangulation's cost does not grow with the size); the accepted
+    drawing is then tidied (:func:`tidied`), which also shrinks an enlarged paper back as
+    far as its gaps allow.
     """
     want = expected_key(drawing, ch)
     child_key = drawing.position.play(ch.pmove).canonical()
@@ -110,11 +118,6 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
         return True
 
     base = drawing
-    if drawing.width <= RASTER_UP_TO:
-        for prm in ATTEMPTS[:RASTER_TRIES]:
-            new = _attempt(drawing, request_for(drawing, ch), prm, failures)
-            if new is not None and accept(new, f"raster {prm.cell}"):
-                return new
     for grow in (1.0, *GROWTH):
         if grow != 1.0:
             drawing = base.scaled(grow)
@@ -133,21 +136,32 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
             continue
         new = drawing.with_move(r.spot, r.first, r.second)
         if accept(new, f"mesh x{grow}"):
-            return new
+            return tidied(new, want, child_key) if TIDY else new
     raise RoutingError(f"could not draw {ch.move}: " + "; ".join(failures), move=str(ch.move))
 
+
+def tidied(drawing: Drawing, want: tuple[Any, ...], child_key: str) -> Drawing:
+    """The drawing tidied (:mod:`engine.sprouts.tidy`) and checked whole: every curve against
+    every curve and spot, the plane structure and the position unchanged. A tidy that fails
+    a check is a bug: it is logged and counted in :data:`TIDY_FAILURES`, and the drawing is
+    kept as routed (itself checked), so the game goes on."""
+    try:
+        new = tidy(drawing)
+        check_geometry(new)
+        if new.plane_key() != want:
+            raise TidyError("tidying changed the plane structure")
+        if new.position.canonical() != child_key:
+            raise TidyError("tidying changed the position")
+    except (TidyError, DrawingError) as e:
+        TIDY_FAILURES.append(str(e))
+        log.warning("sprouts: tidy failed, the drawing stays as routed: %s", e)
+        return drawing
+    return new
+
+
+TIDY = True  # tidy every new drawing (the bench turns it off for a baseline)
+TIDY_FAILURES: list[str] = []  # every failed tidy since start (tests require it stays empty)
 
 # How much the paper is enlarged, step by step, when no curve fits: any move fits at last,
 # but the gaps of a drawing enlarged a lot look thin next to its spots (see README).
 GROWTH = (1.5, 2.25, 3.4, 5.0, 7.6)
-RASTER_TRIES = 0  # the raster router's resolutions tried first (roomy, readable curves)
-RASTER_UP_TO = 1000.0  # ... on paper up to this wide (its grid would get coarse beyond)
-
-
-def _attempt(drawing: Drawing, req: Request, prm: Params, failures: list[str]) -> Drawing | None:
-    try:
-        r = route(drawing, req, prm)
-    except _Fail as e:
-        failures.append(f"{prm.cell}: {e}")
-        return None
-    return drawing.with_move(r.spot, r.first, r.second)
