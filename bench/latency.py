@@ -93,6 +93,7 @@ class Run:
     load_cpu_s: float = 0.0  # this process (emulator + people) over the run
     target_ms: float | None = None
     offered: float | None = None  # taps/s the people meant to make
+    failure: str | None = None  # the process did not keep up: what the people saw
 
     @property
     def rate(self) -> float:
@@ -346,7 +347,12 @@ async def concurrent(
             run.taps += 1
             await asyncio.sleep(r.uniform(*think))
 
-    await asyncio.gather(*(player(b, rng.randrange(1 << 30)) for b in boards))
+    results = await asyncio.gather(
+        *(player(b, rng.randrange(1 << 30)) for b in boards), return_exceptions=True
+    )
+    failed = [e for e in results if isinstance(e, BaseException)]
+    if failed:  # more taps than one process serves: some people waited in vain
+        run.failure = f"{len(failed)} of {n} matches stalled ({failed[0]})"
     run.seconds = time.perf_counter() - t0
     await st.quiet()
     run.proc_cpu_s = st.bot.cpu() - c0 - st.idle_rate * (time.perf_counter() - t0)
@@ -457,6 +463,7 @@ def line(run: Run) -> str:
         f"{_ms(r['cpu p50'])}/{_ms(r['cpu p95'])}/{_ms(r['cpu p99'])} ms, mean "
         f"{_ms(r['cpu mean'])} (in handlers {_ms(r['handler cpu mean'])})  bot "
         f"{r['bot cores']:.2f} cores, people+emulator {r['load cores']:.2f}"
+        + (f"  DID NOT KEEP UP: {run.failure}" if run.failure else "")
     )
 
 

@@ -303,8 +303,10 @@ def latency_section(full: bool) -> list[Table]:
             f"{fmt(med)} / {fmt(r['cpu p95'])} / {fmt(p99)}",
             f"{fmt(r['cpu mean'])} ({fmt(r['handler cpu mean'])})",
             f"≤ {run.target_ms:.0f} / ≤ {latency.P99_TARGET_MS:.0f}",
-            verdict(ok),
+            "did not keep up" if run.failure else verdict(ok),
         )
+        if run.failure:
+            t.notes.append(f"{run.game}, {run.name}: {run.failure}.")
     t.notes += [
         "1 match: each tap waits for the edited board; bot CPU per tap is the bot process's "
         "CPU time (all threads, /proc/<pid>/task/*/schedstat) from the tap until the bot is "
