@@ -10,7 +10,8 @@ Telegram's answers: "message is not modified" is success; a deleted board is sen
 its new message id remembered; a migrated group moves the place to the supergroup; a user who
 blocked the bot (403) marks their place off until they come back (the match goes on); a 429
 that outlasts the limiter's retries becomes a deadline in Redis, so some replica shows the
-board once the wait is over.
+board once the wait is over. A board that missed an edit with no error to tell is shown again
+when someone taps it while it is out of date (see :func:`heal`).
 """
 
 from __future__ import annotations
