@@ -517,7 +517,9 @@ async function followLink(url) {
     if (!group) return;
   }
   const msg = await act(() => api("/pg/link", {user: state.user, url, group}));
-  if (msg) await selectChat(msg.chat);
+  if (!msg) return;
+  await loadChats();  // the link may have opened a chat this page has not listed yet
+  await selectChat(msg.chat);
 }
 
 async function newUser() {
