@@ -180,6 +180,14 @@ class Game(ABC, Generic[MoveT]):
     # -- shared behaviour ------------------------------------------------------------------
 
     @classmethod
+    def check_record(cls, data: Any, version: int) -> None:
+        """Refuse (:class:`BadRecord`) data that is not this game's record of ``version``."""
+        if not isinstance(data, dict) or data.get("kind") != cls.kind:
+            raise BadRecord(f"not a {cls.kind} record")
+        if data.get("v") != version:
+            raise BadRecord(f"unsupported {cls.kind} record version {data.get('v')!r}")
+
+    @classmethod
     def preset(cls, name: str) -> Self:
         """A new game with the options of the named preset."""
         try:

@@ -370,10 +370,7 @@ class Game(BaseGame[Move]):
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Self:
-        if not isinstance(data, dict) or data.get("kind") != cls.kind:
-            raise BadRecord("not a boxes record")
-        if data.get("v") != RECORD_VERSION:
-            raise BadRecord(f"unsupported boxes record version {data.get('v')!r}")
+        cls.check_record(data, RECORD_VERSION)
         try:
             options = {
                 k: data[k] for k in ("rows", "cols", "players", "mask", "shape") if k in data

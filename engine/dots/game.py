@@ -486,10 +486,7 @@ class Game(BaseGame[Move]):
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Self:
-        if not isinstance(data, dict) or data.get("kind") != cls.kind:
-            raise BadRecord("not a dots record")
-        if data.get("v") != 1:
-            raise BadRecord(f"unsupported dots record version {data.get('v')!r}")
+        cls.check_record(data, 1)
         try:
             opts = data["o"]
             text = data["m"]

@@ -205,10 +205,7 @@ class Game(BaseGame[Move]):
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Self:
         """Rebuild a game with its drawing exactly as stored (nothing is routed again)."""
-        if not isinstance(data, dict) or data.get("kind") != cls.kind:
-            raise BadRecord("not a sprouts record")
-        if data.get("v") != RECORD_VERSION:
-            raise BadRecord(f"unsupported sprouts record version {data.get('v')!r}")
+        cls.check_record(data, RECORD_VERSION)
         try:
             g = cls(data["spots"], misere=data.get("misere", False))
             history = [Move.from_json(m) for m in data["moves"]]
