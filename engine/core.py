@@ -227,6 +227,11 @@ class Game(ABC, Generic[MoveT]):
             g.play(move)
             yield g
 
+    def snapshots(self) -> Iterator[Self]:
+        """The game at each ply like :meth:`replay`, for pictures (replays of a finished game):
+        a game whose replay is slow may yield the same positions drawn more cheaply."""
+        return self.replay()
+
     def _check_player(self, player: int) -> None:
         if self._result is not None:
             raise GameOver()

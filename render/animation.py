@@ -48,8 +48,8 @@ def durations(n: int) -> list[int]:
 def replay_gif(game: Any, *, view: dict[str, Any] | None = None) -> bytes:
     """The game from its first position to now as an animated GIF (at most 5 MB).
 
-    Uses ``game.replay()``, which yields the game at each ply (one object advanced step by
-    step, so each position is drawn as soon as it is yielded)."""
+    Uses ``game.snapshots()``, which yields the game at each ply (one object advanced step
+    by step, so each position is drawn as soon as it is yielded)."""
     view = dict(view or {})
     view.setdefault("size", REPLAY_SIZE)
     cap = MAX_FRAMES
@@ -66,7 +66,7 @@ def _encode(game: Any, view: dict[str, Any], cap: int) -> bytes:
     draw = import_module(f"render.{game.kind}").board_image
     wanted = set(frame_plies(game.ply, cap))
     frames: list[Image.Image] = []
-    for ply, state in enumerate(game.replay()):
+    for ply, state in enumerate(game.snapshots()):
         if ply >= game.ply:
             break
         if ply in wanted:

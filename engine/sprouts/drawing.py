@@ -160,6 +160,12 @@ class Drawing:
         s = self.spots[number - 1]
         return (s.x, s.y)
 
+    @cached_property
+    def content(self) -> tuple[Any, ...]:
+        """Everything that makes this drawing what it is, as a hashable value: equal for a
+        drawing and its copy rebuilt from JSON."""
+        return (self.width, self.height, tuple((s.x, s.y) for s in self.spots), self.curves)
+
     # -- JSON ----------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:

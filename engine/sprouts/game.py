@@ -12,6 +12,9 @@ is derived from it (:attr:`Game.position`, :meth:`Game.to_glop`). Moves are
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Any, ClassVar, Self
 
 from engine.core import BadOptions, BadRecord, GameOver, GameResult, IllegalMove, register
@@ -47,14 +50,28 @@ def _table(drawing: Drawing) -> MoveTable:
     return table
 
 
+# Routed children by (drawing, move), shared across game objects: the bot rebuilds the game
+# from its record on every tap, so a previewed curve must outlive the object it was drawn on.
+# Small, because each drawing holds its derived topology and move table.
+ROUTED_CACHE = 32
+_routed: OrderedDict[tuple[tuple[Any, ...], Move], Drawing] = OrderedDict()
+_routed_lock = threading.Lock()
+
+
 def _child(drawing: Drawing, move: Move) -> Drawing:
-    """The drawing after ``move``, routed once per drawing: a previewed curve (drawn on a
-    copy of the game) is the very curve that is played, without routing it again."""
-    children: dict[Move, Drawing] = drawing.__dict__.setdefault("_children", {})
-    child = children.get(move)
-    if child is None:
-        child = draw_move(drawing, _table(drawing).choices[move])
-        children[move] = child
+    """The drawing after ``move``, routed once: a previewed curve (drawn on a copy of the
+    game, or on an earlier load of the same record) is the very curve that is played."""
+    key = (drawing.content, move)
+    with _routed_lock:
+        child = _routed.get(key)
+        if child is not None:
+            _routed.move_to_end(key)
+            return child
+    child = draw_move(drawing, _table(drawing).choices[move])
+    with _routed_lock:
+        _routed[key] = child
+        while len(_routed) > ROUTED_CACHE:
+            _routed.popitem(last=False)
     return child
 
 
@@ -219,6 +236,20 @@ class Game(BaseGame[Move]):
         if "end" in data:
             g._result = GameResult.from_json(data["end"])
         return g
+
+    def snapshots(self) -> Iterator[Self]:
+        """The past drawn with the present geometry: after k moves, the first k moves' spots
+        and curves of the current drawing. A move only appends its spot and its two curves
+        and tidying only moves things, so each is that position's drawing, nothing is routed
+        again and nothing jumps from frame to frame."""
+        d, n = self._drawing, self._spots
+        g = type(self)(**self.options)
+        for k in range(len(self._history) + 1):
+            places = [(s.x, s.y) for s in d.spots[: n + k]]
+            g._drawing = Drawing(places, d.curves[: 2 * k], d.width, d.height)
+            g._history = self._history[:k]
+            g._result = self._result if k == len(self._history) else None
+            yield g
 
     def copy(self) -> Self:
         g = object.__new__(type(self))

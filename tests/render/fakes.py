@@ -130,6 +130,8 @@ class FakeSprouts:
             g.play(m)
             yield g
 
+    snapshots = replay
+
 
 def _arc(a: Spot, b: Spot, k: int) -> list[tuple[float, float]]:
     """A bowed curve from a to b (quadratic Bézier, 25 points, odd count so the middle is a

@@ -149,3 +149,43 @@ def test_keyboard_helpers() -> None:
 def test_every_code_has_a_message() -> None:
     for code, text in ILLEGAL_CODES.items():
         assert code and text
+
+
+def test_a_previewed_curve_is_played_from_a_reloaded_record(monkeypatch) -> None:
+    """The bot reloads the game for every tap: the curve drawn for a preview is reused."""
+    import engine.sprouts.game as game_module
+
+    g = Game(4)
+    g.play(g.legal_moves()[0])
+    move = g.legal_moves()[-1]
+    preview = g.copy()
+    preview.play(move)
+    calls = []
+    real = game_module.draw_move
+    monkeypatch.setattr(game_module, "draw_move", lambda *a: calls.append(a) or real(*a))
+    later = Game.from_json(json.loads(json.dumps(g.to_json())))
+    later.play(move)
+    assert calls == []
+    assert later.to_json() == preview.to_json()
+    other = next(m for m in g.legal_moves() if m != move)
+    later = Game.from_json(g.to_json())
+    later.play(other)
+    assert len(calls) == 1
+
+
+def test_snapshots_are_the_replayed_positions_in_the_present_geometry() -> None:
+    import random
+
+    from engine.sprouts.drawing import check_geometry
+
+    rng = random.Random(5)
+    g = Game(5)
+    while not g.over:
+        g.play(rng.choice(g.legal_moves()))
+    shots = [(s.ply, s.position.canonical(), s.over) for s in g.snapshots()]
+    replayed = [(s.ply, s.position.canonical(), s.over) for s in g.replay()]
+    assert shots == replayed
+    *_, last = g.snapshots()
+    assert last.to_json() == g.to_json()
+    for s in g.snapshots():
+        check_geometry(s.drawing)
