@@ -12,7 +12,8 @@ the process, not Telegram's limits.
 What is measured, on group matches of two people (no AI):
 
 * **1 match, sequential taps** — the player to move taps a legal move, the next tap waits
-  for the edited board. Wall time: the update queued → the board edited to the new version.
+  for the edited board. Every tap counts, Рассада's two spot selections before a curve
+  included. Wall time: the update queued → the board edited (its buttons or its version).
   Bot CPU per tap: the process's CPU time (all threads, ``/proc/<pid>/task/*/schedstat``,
   nanoseconds) from just before the tap until the bot is idle again, minus the idle rate
   measured before (the deadline watch polls Redis once a second). This counts everything the
@@ -43,7 +44,7 @@ import os
 import random
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -264,19 +265,23 @@ def mover(board: Board) -> Seat | None:
     return next((s for s in board.seats if ids and s.user.id == ids[0]), None)
 
 
-async def tap_move(board: Board, rng: random.Random) -> float | None:
+OnTap = Callable[[float], Awaitable[None]]
+
+
+async def tap_move(board: Board, rng: random.Random, on_tap: OnTap) -> bool:
     """The player to move makes a random move: selection steps first where the game has them
     (Рассада: a spot, then a spot), then the tap that plays — another one if the bot refuses
-    it (a Dots first move outside the starting zone). Returns the seconds from the playing
-    tap until the board shows the next version (None when the match is over)."""
+    it (a Dots first move outside the starting zone). Every tap counts: ``on_tap`` gets the
+    seconds from it until the board showed its answer (or the refusal came). False when the
+    match is over."""
     seat = mover(board)
     if seat is None:
-        return None
+        return False
     v = version(board.main())
     for _ in range(30):
         view = board.view(seat)
         if finished(view) or version(view) != v:
-            return None
+            return False
         plays = with_op(view, "p")
         options = plays or selections(view)
         if not options:
@@ -288,12 +293,14 @@ async def tap_move(board: Board, rng: random.Random) -> float | None:
         if popup is None:
             raise AssertionError(f"no answer to a tap in match {board.id}")
         if popup["text"]:
+            await on_tap(time.perf_counter() - tap.at)
             continue  # refused: try another
         seen = await board.watch.until(
             seat.key, lambda m, b=before: finished(m) or version(m) != v or m["buttons"] != b
         )
+        await on_tap(board.watch.changed_at[seat.key] - tap.at)
         if finished(seen) or version(seen) != v:
-            return board.watch.changed_at[seat.key] - tap.at
+            return True
     raise AssertionError(f"no move made in match {board.id}")
 
 
@@ -304,18 +311,22 @@ async def sequential(st: Stage, kind: str, taps: int, rng: random.Random) -> Run
     h0, s0 = await st.handler_cpu()
     run = Run("1 match, one tap at a time", label, 1, 0, 0.0, target_ms=target)
     started, load0 = time.perf_counter(), process_cpu(os.getpid())
-    while run.taps < taps:
-        c0, t0 = st.bot.cpu(), time.perf_counter()
-        wall = await tap_move(board, rng)
-        if wall is None:  # the game ended: start another
-            (board,) = await st.matches(kind, 1)
-            await st.quiet(0.3)
-            continue
+    mark = [st.bot.cpu(), time.perf_counter()]
+
+    async def measured(wall: float) -> None:
         await st.quiet()
-        spent = st.bot.cpu() - c0 - st.idle_rate * (time.perf_counter() - t0)
+        now = time.perf_counter()
+        spent = st.bot.cpu() - mark[0] - st.idle_rate * (now - mark[1])
         run.wall_ms.append(1000 * wall)
         run.cpu_ms.append(1000 * max(0.0, spent))
         run.taps += 1
+        mark[:] = [st.bot.cpu(), time.perf_counter()]
+
+    while run.taps < taps:
+        if not await tap_move(board, rng, measured):  # the game ended: start another
+            (board,) = await st.matches(kind, 1)
+            await st.quiet(0.3)
+            mark[:] = [st.bot.cpu(), time.perf_counter()]
     run.seconds = time.perf_counter() - started
     run.load_cpu_s = process_cpu(os.getpid()) - load0
     run.proc_cpu_s = sum(run.cpu_ms) / 1000
@@ -339,12 +350,14 @@ async def concurrent(
     async def player(board: Board, seed: int) -> None:
         r = random.Random(seed)
         await asyncio.sleep(r.uniform(0, think[1]))  # people do not all start at once
-        while time.perf_counter() < stop_at:
-            wall = await tap_move(board, r)
-            if wall is None:
-                return
+
+        async def counted(wall: float) -> None:
             run.wall_ms.append(1000 * wall)
             run.taps += 1
+
+        while time.perf_counter() < stop_at:
+            if not await tap_move(board, r, counted):
+                return
             await asyncio.sleep(r.uniform(*think))
 
     results = await asyncio.gather(
