@@ -142,9 +142,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     table_size()
-    print("\nAI: winning_children along random games (budget 60s a move)")
-    ai_moves(7, False, args.games, 1, 60)
-    ai_moves(5, True, args.games, 1, 60)
+    if args.games:
+        print("\nAI: winning_children along random games (budget 60s a move)")
+        ai_moves(7, False, args.games, 1, 60)
+        ai_moves(5, True, args.games, 1, 60)
     if not args.skip_count:
         count, dt = timed(lambda: reachable(5), args.budget)
         print(f"\nwhole positions reachable from 5 spots: {count} ({dt:.0f}s)")
