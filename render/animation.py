@@ -63,7 +63,10 @@ def replay_gif(game: Any, *, view: dict[str, Any] | None = None) -> bytes:
 
 
 def _encode(game: Any, view: dict[str, Any], cap: int) -> bytes:
-    draw = import_module(f"render.{game.kind}").board_image
+    module = import_module(f"render.{game.kind}")
+    draw = module.board_image
+    if hasattr(module, "replay_view"):
+        view = module.replay_view(game, view)
     wanted = set(frame_plies(game.ply, cap))
     frames: list[Image.Image] = []
     for ply, state in enumerate(game.snapshots()):
@@ -74,6 +77,7 @@ def _encode(game: Any, view: dict[str, Any], cap: int) -> bytes:
     # The last frame is the game itself: a replay rebuilds positions from the moves, but an
     # ending by resignation, time or agreement lives only on the real object.
     frames.append(draw(game, view))
+    frames = _same_size(frames)
     for frame in frames:
         frame.putpalette(PALETTE.data)
     buf = io.BytesIO()
@@ -87,3 +91,18 @@ def _encode(game: Any, view: dict[str, Any], cap: int) -> bytes:
         optimize=True,
     )
     return buf.getvalue()
+
+
+def _same_size(frames: list[Image.Image]) -> list[Image.Image]:
+    """Frames on one canvas (a GIF has one size: a larger frame would be cut off), each
+    at the top left on its own paper colour."""
+    w = max(f.width for f in frames)
+    h = max(f.height for f in frames)
+    out = []
+    for f in frames:
+        if f.size != (w, h):
+            canvas = Image.new(f.mode, (w, h), f.getpixel((0, 0)))
+            canvas.paste(f, (0, 0))
+            f = canvas
+        out.append(f)
+    return out

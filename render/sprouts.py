@@ -115,12 +115,24 @@ def layout(game: Any, view: dict[str, Any] | None = None) -> tuple[Layout, Fit]:
     """The canvas and the drawing-to-pixel map of ``game``'s picture (tests use it)."""
     size, _ = scale_of(view or {})
     pts = _all_points(game.drawing)
+    extent = (view or {}).get("extent")
+    if isinstance(extent, (list, tuple)) and len(extent) == 4:
+        pts += [(float(extent[0]), float(extent[1])), (float(extent[2]), float(extent[3]))]
     xs = [p[0] for p in pts] or [0.0]
     ys = [p[1] for p in pts] or [0.0]
     w, h = max(xs) - min(xs), max(ys) - min(ys)
     # Aspect ratios in steps of 0.1, so a drawing that grows a little keeps its cached paper.
     lay = _layout(size, round(w / h, 1) if h > 0 and w > 0 else 1.0)
     return lay, Fit(lay, pts)
+
+
+def replay_view(game: Any, view: dict[str, Any]) -> dict[str, Any]:
+    """The view for every frame of ``game``'s replay: the final drawing's extent, so that
+    frames share one size and scale (its snapshots share the final geometry) and nothing
+    moves or zooms from frame to frame."""
+    pts = _all_points(game.drawing)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return {**view, "extent": [min(xs), min(ys), max(xs), max(ys)]}
 
 
 def _all_points(drawing: Any) -> list[Point]:

@@ -82,3 +82,29 @@ def test_a_game_over_before_any_move_is_one_frame() -> None:
     g = engine.new("boxes", rows=2, cols=2)
     g.resign(0)
     assert _open(render.replay(g)).n_frames == 1
+
+
+def test_a_sprouts_replay_is_the_final_picture_s_size_and_scale() -> None:
+    """Frames are drawn to the final drawing's extent: none is cut off, nothing zooms."""
+    from render import sprouts
+
+    g = engine.random_playout(engine.new("sprouts", spots=5), random.Random(4))
+    view = {"size": 400}
+    final = sprouts.board_image(g, sprouts.replay_view(g, view))
+    first = sprouts.board_image(next(g.snapshots()), view)
+    assert first.size != final.size, "the test needs a game whose extent changes"
+    gif = _open(render.replay(g, view=view))
+    assert gif.size == final.size
+    lay, fit = sprouts.layout(next(g.snapshots()), sprouts.replay_view(g, view))
+    _, final_fit = sprouts.layout(g, sprouts.replay_view(g, view))
+    spot = g.drawing.spots[0]
+    assert fit((spot.x, spot.y)) == pytest.approx(final_fit((spot.x, spot.y)))
+
+
+def test_frames_of_different_sizes_share_one_canvas() -> None:
+    small = Image.new("P", (30, 20), 3)
+    big = Image.new("P", (40, 50), 5)
+    out = animation._same_size([small, big])
+    assert [f.size for f in out] == [(40, 50), (40, 50)]
+    assert out[0].getpixel((35, 45)) == 3 and out[0].getpixel((0, 0)) == 3
+    assert out[1] is big
