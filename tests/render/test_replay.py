@@ -95,7 +95,7 @@ def test_a_sprouts_replay_is_the_final_picture_s_size_and_scale() -> None:
     assert first.size != final.size, "the test needs a game whose extent changes"
     gif = _open(render.replay(g, view=view))
     assert gif.size == final.size
-    lay, fit = sprouts.layout(next(g.snapshots()), sprouts.replay_view(g, view))
+    _, fit = sprouts.layout(next(g.snapshots()), sprouts.replay_view(g, view))
     _, final_fit = sprouts.layout(g, sprouts.replay_view(g, view))
     spot = g.drawing.spots[0]
     assert fit((spot.x, spot.y)) == pytest.approx(final_fit((spot.x, spot.y)))
