@@ -59,6 +59,15 @@ def test_random_games_small(n: int, data: st.DataObject) -> None:
     _play_out(Game(n), data)
 
 
+@settings(
+    max_examples=1, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(data=st.data())
+def test_one_random_game_of_ten_spots(data: st.DataObject) -> None:
+    """One long game in every run (the slow form plays a dozen of 6 to 10 spots)."""
+    _play_out(Game(10), data)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not SLOW, reason="set TETRAD_SLOW=1 (several minutes)")
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
