@@ -412,7 +412,10 @@ class Board:
                         seat.key, lambda m, v=v: finished(m) or version(m) != v, timeout
                     )
                     return tap
-                await self._moved_on(v, before, timeout, seats)
+                try:
+                    await self._moved_on(v, before, timeout, seats)
+                except AssertionError as e:
+                    raise AssertionError(f"{e} (after tap {tap.data} by {seat.user.id})") from e
                 if self.settled_version(seats) != v or self.over(seats):
                     return tap
                 break  # a selection step: the next tap completes the move
