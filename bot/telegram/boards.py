@@ -129,13 +129,14 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
         return
     view = views.place_view(match, i)
     picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
-    keys = tuple(b.data for row in view.keyboard for b in row)
+    raw = markup_json(view.keyboard, place.lang)
+    # The keyboard as sent, labels included: two Dots windows full of dots carry the same
+    # button data and differ only in their labels.
     shown_key = (match.id, i)
     before = svc.shown.get(shown_key)
-    now = (picture_key, view.caption, keys)
+    now = (picture_key, view.caption, json.dumps(raw, sort_keys=True, ensure_ascii=False))
     if before == now:
         return
-    raw = markup_json(view.keyboard, place.lang)
     target: dict[str, Any] = (
         {"inline_message_id": place.inline}
         if place.inline

@@ -268,3 +268,54 @@ async def test_a_board_that_missed_an_edit_is_shown_again_on_a_stale_tap(tb: Bot
     fresh = await wait_message(bob.private, b_id, lambda m: version(m) == v + 1)
     assert "Your move" in fresh.body
     assert version(await message(alice.private, a_id)) == v  # only the tapped board
+
+
+def _striped_dots() -> Any:
+    """A 15×15 Dots game whose rows 0–13 are full: even rows orange, odd rows blue (stripes
+    enclose nothing), so every keyboard window over them holds dots only."""
+    import engine
+    from engine.dots.game import Move as Dot
+
+    g = engine.new("dots", preset="quick")
+    even = [Dot(x, y) for y in range(0, 15, 2) for x in range(15)]
+    odd = [Dot(x, y) for y in range(1, 15, 2) for x in range(15)]
+    for a, b in zip(even, odd, strict=False):
+        g.play(a)
+        g.play(b)
+    return g
+
+
+async def test_a_window_step_over_dots_only_is_shown(tb: Bot) -> None:
+    """Two Dots windows full of dots carry the same button data and differ only in their
+    labels: a step from one to the other still edits the keyboard (late in a game it was
+    taken for "already shown", and the arrows seemed dead)."""
+    pg = tb.pg
+    alice, bob = await pg.user("alice"), await pg.user("bob")
+    await alice.send("/challenge dots")
+    link = LINK.search((await alice.private.last_message()).body)
+    assert link
+    await bob.open_link(link.group(0))
+    board = await _photo(alice.private)
+    match_id = _match_id(board)
+    game = _striped_dots()
+
+    def fill(record: dict[str, Any]) -> dict[str, Any]:
+        match = Match.from_json(record)
+        assert match.game.width == 15
+        match.attach(game)
+        match.version += 1
+        for place in match.places:
+            place.cursor["w"] = [0, 0]
+        return match.to_json()
+
+    await tb.svc.store.matches.update(match_id, fill)
+    await boards.refresh(tb.svc, tb.app.bot, match_id)
+    board = await wait_message(alice.private, board.message_id, lambda m: "Move 210" in m.body)
+    assert not buttons(board, "p")
+    for arrow in ("▼", "▲"):  # rows 0–6, then 5–11 (a blue row on top), then back
+        shown = board.button_texts
+        await alice.press(arrow, board)
+        board = await wait_message(
+            alice.private, board.message_id, lambda m, s=shown: m.button_texts != s
+        )
+        assert not buttons(board, "p")
