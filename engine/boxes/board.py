@@ -36,8 +36,19 @@ class Board:
                 touching[line].append(b)
         self.line_boxes: list[tuple[int, ...]] = [tuple(t) for t in touching]
         self.lines = [n for n in range(self.nlines) if touching[n]]
+        # Each line's two boxes, the second -1 for a line with one box (a ground line).
+        self.line_ends: list[tuple[int, int]] = [
+            (t[0], t[1] if len(t) > 1 else -1) if t else (-1, -1) for t in self.line_boxes
+        ]
+        # Each box's sides with the box across each (-1 across a ground line).
+        self.around: list[tuple[tuple[int, int], ...]] = [
+            tuple((n, next((o for o in self.line_boxes[n] if o != b), -1)) for n in sides)
+            for b, sides in enumerate(self.box_lines)
+        ]
         self.full = sum(1 << n for n in self.lines)
+        self.centrality = self._centrality()
         self.symmetries = self._symmetries()
+        self._grounds = self._ground_groups()
         self._chunks = self._chunk_tables()
         # Deep into a big board symmetric twins are rare and the reduction costs more than it
         # saves: positions with more lines than this are their own key.
@@ -69,6 +80,20 @@ class Board:
     def dots(self, n: int) -> tuple[Dot, Dot]:
         orient, r, c = self.coords(n)
         return ((r, c), (r, c + 1)) if orient == "h" else ((r, c), (r + 1, c))
+
+    def _centrality(self) -> list[int]:
+        """Each line's rank by distance from the middle of the board (0 = most central)."""
+        mr, mc = self.rows / 2, self.cols / 2
+
+        def dist(n: int) -> float:
+            (r1, c1), (r2, c2) = self.dots(n)
+            return abs((r1 + r2) / 2 - mr) + abs((c1 + c2) / 2 - mc)
+
+        order = sorted(range(self.nlines), key=lambda n: (dist(n), n))
+        rank = [0] * self.nlines
+        for i, n in enumerate(order):
+            rank[n] = i
+        return rank
 
     # -- symmetry -----------------------------------------------------------------------
 
@@ -121,8 +146,31 @@ class Board:
             tables.append(per_sym)
         return tables
 
+    def _ground_groups(self) -> list[tuple[int, list[int]]]:
+        """For every box with two or more *ground* lines (lines that border no other box):
+        the mask of those lines, and for each count k the mask of the k lowest of them."""
+        out = []
+        for b in self.boxes:
+            ground = sorted(n for n in self.box_lines[b] if len(self.line_boxes[n]) == 1)
+            if len(ground) >= 2:
+                lows = [sum(1 << n for n in ground[:k]) for k in range(len(ground) + 1)]
+                out.append((lows[-1], lows))
+        return out
+
+    def key(self, drawn: int) -> int:
+        """A table key: positions with one key have one value. Which of a box's ground lines
+        are drawn does not matter (in strings and coins they are interchangeable strings to
+        the ground), so the lowest-numbered ones stand for them; then the symmetries."""
+        for group, lows in self._grounds:
+            x = drawn & group
+            if x:
+                low = lows[x.bit_count()]
+                if x != low:
+                    drawn ^= x ^ low
+        return self.canonical(drawn)
+
     def canonical(self, drawn: int) -> int:
-        """The smallest image of a position under the board's symmetries (a table key)."""
+        """The smallest image of a position under the board's symmetries."""
         if drawn.bit_count() > self.symmetric_upto:
             return drawn
         best = drawn

@@ -57,9 +57,10 @@ def loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
 class Searcher:
     """Alpha-beta search on one board; the table persists across calls on the same board."""
 
-    def __init__(self, board: Board, tt: dict[int, tuple[int, int]] | None = None) -> None:
+    def __init__(self, board: Board, tt: dict[int, tuple[int, int, int]] | None = None) -> None:
         self.board = board
-        self.tt: dict[int, tuple[int, int]] = {} if tt is None else tt
+        # key -> (lower bound, upper bound, best line found or -1)
+        self.tt: dict[int, tuple[int, int, int]] = {} if tt is None else tt
         self.line_boxes = board.line_boxes
         self.box_lines = board.box_lines
         self.lines = board.lines
@@ -70,6 +71,7 @@ class Searcher:
         self.drawn = 0
         self.sides = [0] * (board.rows * board.cols)
         self.three: set[int] = set()
+        self.left = len(board.boxes)  # open boxes
 
     def set_position(self, drawn: int) -> None:
         self.drawn = drawn
@@ -80,6 +82,7 @@ class Searcher:
                     sides[b] += 1
         self.sides = sides
         self.three = {b for b in self.boxes if sides[b] == 3}
+        self.left = sum(sides[b] < 4 for b in self.boxes)
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -94,6 +97,7 @@ class Searcher:
             elif s == 4:
                 three.discard(b)
                 done += 1
+        self.left -= done
         return done
 
     def undraw(self, n: int) -> None:
@@ -103,6 +107,7 @@ class Searcher:
             s = sides[b] = sides[b] - 1
             if s == 3:
                 three.add(b)
+                self.left += 1
             elif s == 2:
                 three.discard(b)
 
@@ -124,9 +129,25 @@ class Searcher:
                 return n
         return None
 
-    def candidates(self) -> list[int] | None:
-        """The moves worth searching, best-first; None when only chains and loops remain.
-        Call with no free capture on the board."""
+    def candidates(self, first: int = -1) -> list[int] | None:
+        """The moves worth searching, best-first (``first``, a table's best move, leads when
+        it is among them); None when only chains and loops remain. Call with no free capture
+        on the board."""
+        found = self._moves(first)
+        return None if found is None else found[0]
+
+    def _moves(self, first: int) -> tuple[list[int], dict[int, int]] | None:
+        """:meth:`candidates`, and a ceiling on the value of each move that opens a long run.
+
+        Two kinds of moves are left out because another move has the same value: a box's
+        ground line when another ground line of that box is kept (the two are interchangeable
+        strings to the ground), and every opening of a long chain or a loop (three or more
+        boxes with two sides drawn, joined) but one. Opening such a run anywhere lets the
+        opponent take all of it or all but two (four in a loop), and either way leaves the
+        same position up to the order of the strings: the run's boxes gone, the lines at both
+        of its ends drawn. The two options net the opponent L + v and L - 4 - v (L - 8 - v for
+        a loop) for some v, so the opener gets at most 2 - L (4 - L for a loop).
+        """
         drawn, sides, line_boxes = self.drawn, self.sides, self.line_boxes
         if self.three:
             captures: list[int] = []
@@ -136,28 +157,88 @@ class Searcher:
                 captures.append(n)
                 bs = line_boxes[n]
                 nxt = bs[0] if bs[1] == b else bs[1]
-                for m in self.box_lines[nxt]:
-                    if m != n and not drawn >> m & 1:
-                        declines.append(m)
-            return captures + [m for m in declines if m not in captures]
-        safe: list[tuple[int, int]] = []
-        sacrifices: list[tuple[int, int]] = []
-        rest = self.board.full & ~drawn
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            n = low.bit_length() - 1
-            bs = line_boxes[n]
-            twos = (sides[bs[0]] == 2) + (len(bs) == 2 and sides[bs[1]] == 2)
-            if twos:
-                sacrifices.append((twos, n))
-            else:
-                safe.append((sum(sides[b] for b in bs) + 2 * (len(bs) == 1), n))
-        if not safe and all(sides[b] == 2 or sides[b] == 4 for b in self.boxes):
-            return None
-        safe.sort()
-        sacrifices.sort()
-        return [n for _, n in safe] + [n for _, n in sacrifices]
+                m = self._far_side(nxt, n)
+                declines.append(m)
+            moves = captures + [m for m in declines if m not in captures]
+            ceilings: dict[int, int] = {}
+        else:
+            # Sort keys packed in one int: safe lines by the sides their boxes have (fewer
+            # first, a ground line counting two) then nearer the middle; sacrifices by the
+            # size of the run they give away.
+            safe: list[int] = []
+            sacrifices: list[int] = []
+            grounded: set[int] = set()  # boxes whose ground line is already listed
+            runs: dict[int, int] = {}  # box with two sides -> its run's size (long runs: -1)
+            ceilings = {}
+            ends, rank = self.board.line_ends, self.board.centrality
+            rest = self.board.full & ~drawn
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                n = low.bit_length() - 1
+                b, c = ends[n]
+                if c < 0:
+                    if b in grounded:
+                        continue
+                    grounded.add(b)
+                    if sides[b] != 2:
+                        safe.append((sides[b] + 2) << 20 | rank[n] << 10 | n)
+                        continue
+                    two = b
+                elif sides[b] != 2:
+                    if sides[c] != 2:
+                        safe.append((sides[b] + sides[c]) << 20 | rank[n] << 10 | n)
+                        continue
+                    two = c
+                else:
+                    two = b
+                size = runs.get(two)
+                if size is None:
+                    size, loop = self._mark_run(two, runs)
+                    if size >= 3:
+                        ceilings[n] = (4 if loop else 2) - size
+                elif size < 0:
+                    continue  # another opening of this long run is listed
+                sacrifices.append(size << 11 | (c >= 0) << 10 | n)
+            if not safe and all(sides[b] == 2 or sides[b] == 4 for b in self.boxes):
+                return None
+            safe.sort()
+            sacrifices.sort()
+            moves = [x & 1023 for x in safe]
+            moves += [x & 1023 for x in sacrifices]
+        if first >= 0 and first in moves and moves[0] != first:
+            moves.remove(first)
+            moves.insert(0, first)
+        return moves, ceilings
+
+    def _far_side(self, b: int, n: int) -> int:
+        """The other undrawn side of box ``b`` (two sides drawn) besides line ``n``."""
+        drawn = self.drawn
+        for m in self.box_lines[b]:
+            if m != n and not drawn >> m & 1:
+                return m
+        raise AssertionError("box has no second open side")
+
+    def _mark_run(self, start: int, runs: dict[int, int]) -> tuple[int, bool]:
+        """The size of the run of boxes with two sides drawn around ``start`` and whether it
+        is a loop; record the size for each of its boxes (-1 for a long run: the opening
+        listed now stands for all)."""
+        drawn, sides, around = self.drawn, self.sides, self.board.around
+        run = [start]
+        runs[start] = 0
+        inner = 0  # undrawn lines between two boxes of the run, each counted from both sides
+        for b in run:  # grows while it is walked
+            for n, o in around[b]:
+                if o >= 0 and sides[o] == 2 and not drawn >> n & 1:
+                    inner += 1
+                    if o not in runs:
+                        runs[o] = 0
+                        run.append(o)
+        size = len(run)
+        mark = -1 if size >= 3 else size
+        for b in run:
+            runs[b] = mark
+        return size, inner == 2 * size
 
     def open_components(self) -> list[tuple[list[int], dict[int, int]]]:
         """The open boxes split into groups joined by undrawn lines: each group's boxes and
@@ -219,10 +300,10 @@ class Searcher:
         drawn = self.drawn
         if drawn == self.board.full:
             return 0
-        key = self.board.canonical(drawn)
+        key = self.board.key(drawn)
         entry = self.tt.get(key)
         if entry is not None:
-            lo, hi = entry
+            lo, hi, first = entry
             if lo == hi or lo >= beta:
                 return lo
             if hi <= alpha:
@@ -230,15 +311,22 @@ class Searcher:
             alpha = max(alpha, lo)
             beta = min(beta, hi)
         else:
-            lo, hi = -999, 999
-        moves = self.candidates()
-        if moves is None:
+            lo, hi, first = -999, 999, -1
+        found = self._moves(first)
+        if found is None:
             v = loony_value(*self.components())
-            self.tt[key] = (v, v)
+            self.tt[key] = (v, v, -1)
             return v
+        moves, ceilings = found
         alpha0 = alpha
         best = -999
         for n in moves:
+            if ceilings:
+                c = ceilings.get(n)
+                if c is not None and c <= alpha:  # cannot raise alpha: bound, do not search
+                    if c > best:
+                        best = c
+                    continue
             k = self.draw(n)
             try:
                 v = k + self.search(alpha - k, beta - k) if k else -self.search(-beta, -alpha)
@@ -247,6 +335,7 @@ class Searcher:
             if v > best:
                 best = v
                 if v > alpha:
+                    first = n
                     alpha = v
                     if alpha >= beta:
                         break
@@ -256,13 +345,16 @@ class Searcher:
             lo = max(lo, best)
         else:
             lo = hi = best
-        self.tt[key] = (lo, hi)
+        self.tt[key] = (lo, hi, first)
         return best
 
-    def value(self, guess: int = 0) -> int:
+    def value(self, guess: int | None = None) -> int:
         """Exact value by MTD(f): null-window searches closing in on the value from a guess
         (narrow windows cut far more than one wide search; the table keeps the work)."""
         lo, hi = -999, 999
+        if guess is None:
+            entry = self.tt.get(self.board.key(self.drawn))
+            guess = 0 if entry is None else max(entry[0], min(entry[1], 0))
         g = guess
         while lo < hi:
             beta = g + 1 if g == lo else g
@@ -296,27 +388,18 @@ class Searcher:
                 return k + self.value(), [n]
             finally:
                 self.undraw(n)
+        best = self.value()
         moves = self.candidates()
         if moves is None:
             moves = self.loony_openings()
-        best: int | None = None
         bests: list[int] = []
-        for n in moves:
+        for n in moves:  # a null window each: does this line reach the value?
             k = self.draw(n)
             try:
-                if best is None:
-                    v = k + self.value() if k else -self.value()
-                else:  # a null-ish window: is this line as good as the best so far?
-                    v = self._child(k, best - 1, best + 1)
-                    if v > best:
-                        v = self._child(k, best, 999)
+                if self._child(k, best - 1, best) >= best:
+                    bests.append(n)
             finally:
                 self.undraw(n)
-            if best is None or v > best:
-                best, bests = v, [n]
-            elif v == best:
-                bests.append(n)
-        assert best is not None
         return best, bests
 
     def _child(self, k: int, alpha: int, beta: int) -> int:
@@ -341,7 +424,7 @@ class Searcher:
         return out
 
 
-_TABLES: dict[tuple[str, ...], dict[int, tuple[int, int]]] = {}
+_TABLES: dict[tuple[str, ...], dict[int, tuple[int, int, int]]] = {}
 _TT_CAP = 2_000_000
 
 
