@@ -77,6 +77,15 @@ class Board:
             return self.v(r, c)
         return None
 
+    def line_between(self, a: Dot, b: Dot) -> int | None:
+        """The number of the line joining two neighbouring dots, or None."""
+        (r1, c1), (r2, c2) = sorted((a, b))
+        if r1 == r2 and c2 == c1 + 1:
+            return self.number("h", r1, c1)
+        if c1 == c2 and r2 == r1 + 1:
+            return self.number("v", r1, c1)
+        return None
+
     def dots(self, n: int) -> tuple[Dot, Dot]:
         orient, r, c = self.coords(n)
         return ((r, c), (r, c + 1)) if orient == "h" else ((r, c), (r + 1, c))
@@ -158,38 +167,34 @@ class Board:
         return out
 
     def key(self, drawn: int) -> int:
-        """A table key: positions with one key have one value. Which of a box's ground lines
-        are drawn does not matter (in strings and coins they are interchangeable strings to
-        the ground), so the lowest-numbered ones stand for them; then the symmetries."""
-        for group, lows in self._grounds:
-            x = drawn & group
-            if x:
-                low = lows[x.bit_count()]
-                if x != low:
-                    drawn ^= x ^ low
-        return self.canonical(drawn)
-
-    def canonical(self, drawn: int) -> int:
-        """The smallest image of a position under the board's symmetries."""
+        """A table key: one per class of positions that are the same game, so positions with
+        one key have one value. Which of a box's ground lines are drawn does not matter (in
+        strings and coins they are interchangeable strings to the ground), so the lowest-
+        numbered ones stand for them; and the board's symmetries: the smallest such image.
+        (A symmetry takes ground lines to ground lines, so the key of every member of a class
+        is the same.)"""
+        best = self._ground_lowest(drawn)
         if drawn.bit_count() > self.symmetric_upto:
-            return drawn
-        best = drawn
+            return best
         for per_sym in self._chunks:
             img = 0
             x = drawn
             for table in per_sym:
                 img |= table[x & 255]
                 x >>= 8
+            img = self._ground_lowest(img)
             if img < best:
                 best = img
         return best
 
-    def transform(self, drawn: int, perm: list[int]) -> int:
-        out = 0
-        for n in self.lines:
-            if drawn >> n & 1:
-                out |= 1 << perm[n]
-        return out
+    def _ground_lowest(self, drawn: int) -> int:
+        for group, lows in self._grounds:
+            x = drawn & group
+            if x:
+                low = lows[x.bit_count()]
+                if x != low:
+                    drawn ^= x ^ low
+        return drawn
 
 
 @lru_cache(maxsize=64)

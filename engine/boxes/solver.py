@@ -378,9 +378,11 @@ class Searcher:
                 self.undraw(n)
         return out
 
-    def best_lines(self) -> tuple[int, list[int]]:
+    def best_lines(self, *, some: bool = False) -> tuple[int, list[int]]:
         """The position's value and the lines that achieve it among the moves worth trying
-        (a free capture, when there is one, is the only line returned)."""
+        (a free capture, when there is one, is the only line returned). With ``some``, a
+        search that runs out of budget after finding one best line returns those found so
+        far (the table's best move is checked first, so that is nearly free)."""
         n = self.free_capture()
         if n is not None:
             k = self.draw(n)
@@ -389,7 +391,8 @@ class Searcher:
             finally:
                 self.undraw(n)
         best = self.value()
-        moves = self.candidates()
+        entry = self.tt.get(self.board.key(self.drawn))
+        moves = self.candidates(-1 if entry is None else entry[2])
         if moves is None:
             moves = self.loony_openings()
         bests: list[int] = []
@@ -398,6 +401,10 @@ class Searcher:
             try:
                 if self._child(k, best - 1, best) >= best:
                     bests.append(n)
+            except OutOfBudget:
+                if some and bests:
+                    break
+                raise
             finally:
                 self.undraw(n)
         return best, bests

@@ -1,5 +1,5 @@
 """The exact solver against published values, against plain minimax, and on hand-built chain
-and loop endgames; the shipped opening table against its generator."""
+and loop endgames (the shipped opening tables: test_tables.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ import pytest
 from engine.boxes import Game, Move
 from engine.boxes.board import board_for
 from engine.boxes.solver import Searcher, loony_value, value
-from engine.boxes.tablegen import back_up, levels
-from engine.boxes.tables import lookup, table_for
 
 from .helpers import brute_force, position
 
@@ -177,31 +175,6 @@ def test_shaped_board_values_agree_with_minimax() -> None:
     for m in outer:
         h.play(m)
     assert solve(h) == brute_force(h.board)(h.drawn_mask)
-
-
-# -- the shipped table ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("mask", "empty"), [(("###", "###", "###"), -3), (("###", "#.#", "###"), 0)]
-)
-def test_shipped_table_regenerates(mask: tuple[str, ...], empty: int) -> None:
-    table = table_for(mask)
-    assert table is not None and table.max_lines >= 5
-    board = board_for(table.mask)
-    tiers = levels(board, 3)
-    # The shallow levels are exactly the one-ply minimax of the level below …
-    for tier in tiers[:3]:
-        for drawn in tier:
-            assert table.values[drawn] == back_up(board, drawn, table.values)
-    assert set(tiers[3]) <= set(table.values)
-    # … and a sample of the deepest level agrees with a fresh search.
-    deepest = [k for k in table.values if k.bit_count() == table.max_lines]
-    searcher = Searcher(board)
-    for drawn in random.Random(4).sample(deepest, 4):
-        searcher.set_position(drawn)
-        assert searcher.value() == table.values[drawn]
-    assert lookup(board, 0) == empty
 
 
 @pytest.mark.slow
