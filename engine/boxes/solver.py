@@ -139,14 +139,21 @@ class Searcher:
     def _moves(self, first: int) -> tuple[list[int], dict[int, int]] | None:
         """:meth:`candidates`, and a ceiling on the value of each move that opens a long run.
 
-        Two kinds of moves are left out because another move has the same value: a box's
-        ground line when another ground line of that box is kept (the two are interchangeable
-        strings to the ground), and every opening of a long chain or a loop (three or more
-        boxes with two sides drawn, joined) but one. Opening such a run anywhere lets the
-        opponent take all of it or all but two (four in a loop), and either way leaves the
-        same position up to the order of the strings: the run's boxes gone, the lines at both
-        of its ends drawn. The two options net the opponent L + v and L - 4 - v (L - 8 - v for
-        a loop) for some v, so the opener gets at most 2 - L (4 - L for a loop).
+        Moves are left out when another listed move is at least as good:
+
+        - a box's ground line when another ground line of that box is listed (in strings and
+          coins they are interchangeable strings to the ground);
+        - all but one line touching a *run* (boxes with two sides drawn, joined by undrawn
+          lines: a chain or a loop) when no box is capturable. A single box gives itself
+          away whichever side is drawn: the opponent takes it for free and the same position
+          follows. A pair is opened in the middle: from an end the opponent may take both to
+          the same position, or decline them, one more option. Three or more (a long run)
+          opened anywhere let the opponent take all or all but two (four in a loop), and
+          either way the same position follows up to the order of the strings: the run's boxes
+          gone, the lines at both of its ends drawn.
+
+        Of a long run the two options net the opponent L + v and L - 4 - v (L - 8 - v for a
+        loop) for some v, so the opener gets at most 2 - L (4 - L for a loop): the ceiling.
         """
         drawn, sides, line_boxes = self.drawn, self.sides, self.line_boxes
         if self.three:
@@ -168,7 +175,7 @@ class Searcher:
             safe: list[int] = []
             sacrifices: list[int] = []
             grounded: set[int] = set()  # boxes whose ground line is already listed
-            runs: dict[int, int] = {}  # box with two sides -> its run's size (long runs: -1)
+            runs: set[int] = set()  # boxes of the runs already listed
             ceilings = {}
             ends, rank = self.board.line_ends, self.board.centrality
             rest = self.board.full & ~drawn
@@ -192,14 +199,14 @@ class Searcher:
                     two = c
                 else:
                     two = b
-                size = runs.get(two)
-                if size is None:
-                    size, loop = self._mark_run(two, runs)
-                    if size >= 3:
-                        ceilings[n] = (4 if loop else 2) - size
-                elif size < 0:
-                    continue  # another opening of this long run is listed
-                sacrifices.append(size << 11 | (c >= 0) << 10 | n)
+                if two in runs:
+                    continue
+                size, loop, inner = self._mark_run(two, runs)
+                if size == 2:
+                    n = inner
+                elif size >= 3:
+                    ceilings[n] = (4 if loop else 2) - size
+                sacrifices.append(size << 11 | (ends[n][1] >= 0) << 10 | n)
             if not safe and all(sides[b] == 2 or sides[b] == 4 for b in self.boxes):
                 return None
             safe.sort()
@@ -219,26 +226,23 @@ class Searcher:
                 return m
         raise AssertionError("box has no second open side")
 
-    def _mark_run(self, start: int, runs: dict[int, int]) -> tuple[int, bool]:
-        """The size of the run of boxes with two sides drawn around ``start`` and whether it
-        is a loop; record the size for each of its boxes (-1 for a long run: the opening
-        listed now stands for all)."""
+    def _mark_run(self, start: int, runs: set[int]) -> tuple[int, bool, int]:
+        """The run of boxes with two sides drawn around ``start`` (added to ``runs``): its
+        size, whether it is a loop, and a line between two of its boxes (-1 if none)."""
         drawn, sides, around = self.drawn, self.sides, self.board.around
         run = [start]
-        runs[start] = 0
+        runs.add(start)
         inner = 0  # undrawn lines between two boxes of the run, each counted from both sides
+        line = -1
         for b in run:  # grows while it is walked
             for n, o in around[b]:
                 if o >= 0 and sides[o] == 2 and not drawn >> n & 1:
                     inner += 1
+                    line = n
                     if o not in runs:
-                        runs[o] = 0
+                        runs.add(o)
                         run.append(o)
-        size = len(run)
-        mark = -1 if size >= 3 else size
-        for b in run:
-            runs[b] = mark
-        return size, inner == 2 * size
+        return len(run), inner == 2 * len(run), line
 
     def open_components(self) -> list[tuple[list[int], dict[int, int]]]:
         """The open boxes split into groups joined by undrawn lines: each group's boxes and
@@ -350,19 +354,24 @@ class Searcher:
 
     def value(self, guess: int | None = None) -> int:
         """Exact value by MTD(f): null-window searches closing in on the value from a guess
-        (narrow windows cut far more than one wide search; the table keeps the work)."""
-        lo, hi = -999, 999
+        (narrow windows cut far more than one wide search; the table keeps the work). A value
+        has the parity of the open boxes (the mover's boxes minus the others', out of all of
+        them), so each bound steps over the values of the other parity."""
+        parity = self.left & 1
+        lo, hi = -self.left, self.left
         if guess is None:
             entry = self.tt.get(self.board.key(self.drawn))
-            guess = 0 if entry is None else max(entry[0], min(entry[1], 0))
+            guess = parity if entry is None else max(entry[0], min(entry[1], parity))
         g = guess
         while lo < hi:
             beta = g + 1 if g == lo else g
             g = self.search(beta - 1, beta)
             if g < beta:
-                hi = g
+                hi = g - ((g ^ parity) & 1)
+                g = hi
             else:
-                lo = g
+                lo = g + ((g ^ parity) & 1)
+                g = lo
         return g
 
     def move_values(self, moves: list[int] | None = None) -> dict[int, int]:
