@@ -2,8 +2,9 @@
 
 The value of a position is the best net score for the player to move: the boxes they will
 still win minus the boxes the other player will win, with perfect play from here. It does not
-depend on the score so far, so the table is keyed on the drawn lines alone (reduced by the
-board's symmetries). The search only looks at moves that can be best:
+depend on the score so far, so the table is keyed on the drawn lines alone (one key per class
+of equal positions: :meth:`Board.key`); each entry keeps bounds and the best move found, which
+is tried first next time. The search only looks at moves that can be best:
 
 - a *free* box (its fourth side borders the edge, a hole, or another box it completes too,
   so drawing it changes nothing else) is taken at once: holding it back only lets the
@@ -11,9 +12,14 @@ board's symmetries). The search only looks at moves that can be best:
 - a box whose capture leaves another box capturable (a chain being eaten) is either taken or
   declined by drawing the far side of the next box (the "all but two" hand-back); every other
   move is no better than taking it;
+- with nothing to capture, one line per box's ground lines and one per run of boxes with two
+  sides drawn stand for the others (see :meth:`Searcher._moves`), and opening a long chain
+  or loop is skipped when its ceiling (2 - length, 4 - length for a loop) cannot help;
 - when every open box has exactly two sides drawn (only chains and loops are left, every move
   opens one), the value comes from a small recursion over the multiset of chain and loop
   lengths (all or all-but-two / all-but-four), exact and independent of the board.
+
+The value is found by MTD(f) (null-window searches), stepping over values of the wrong parity.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.boxes import Game, Move
+from engine.boxes.ai import Position
 from engine.boxes.board import board_for
 from engine.boxes.solver import Searcher, loony_value, value
 
@@ -107,6 +108,33 @@ def test_search_equals_plain_minimax_on_random_positions(options: dict) -> None:
             after.play(after.line_move(n))
             k = after.scores[mover] - g.scores[mover]
             assert (k + exact(after.drawn_mask) if k else -exact(after.drawn_mask)) == v
+
+
+@pytest.mark.parametrize("mask", [("###", "###", "###"), ("###", "#.#", "###"), ("####", "####")])
+def test_search_equals_plain_minimax_when_only_sacrifices_are_left(mask: tuple[str, ...]) -> None:
+    """Positions with no safe line and no capture, where one line stands for each run of
+    boxes with two sides (a single box, a pair opened in the middle, one opening of a long
+    chain or loop) and long openings are cut by their ceiling."""
+    rng = random.Random(3)
+    board = board_for(mask)
+    exact = brute_force(board)
+    searcher = Searcher(board)
+    seen = 0
+    while seen < 25:
+        g = Game(mask=list(mask))
+        while len(g.legal_moves()) > 12:
+            pos = Position(g)
+            g.play(g.line_move(rng.choice(pos.safe_lines() or pos.undrawn())))
+        searcher.set_position(g.drawn_mask)
+        if searcher.three or searcher.free_capture() is not None or Position(g).safe_lines():
+            continue
+        seen += 1
+        best, lines = searcher.best_lines()
+        assert best == exact(g.drawn_mask)
+        for n in lines:
+            after = g.drawn_mask | 1 << n
+            k = sum(all(after >> m & 1 for m in board.box_lines[b]) for b in board.line_boxes[n])
+            assert (k + exact(after) if k else -exact(after)) == best
 
 
 def test_loony_values() -> None:
