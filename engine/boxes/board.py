@@ -40,15 +40,21 @@ class Board:
         self.line_ends: list[tuple[int, int]] = [
             (t[0], t[1] if len(t) > 1 else -1) if t else (-1, -1) for t in self.line_boxes
         ]
-        # Each box's sides with the box across each (-1 across a ground line).
-        self.around: list[tuple[tuple[int, int], ...]] = [
-            tuple((n, next((o for o in self.line_boxes[n] if o != b), -1)) for n in sides)
+        # Each box's sides shared with another box, with that box.
+        self.links: list[tuple[tuple[int, int], ...]] = [
+            tuple((n, o) for n in sides for o in self.line_boxes[n] if o != b)
             for b, sides in enumerate(self.box_lines)
         ]
         self.full = sum(1 << n for n in self.lines)
         self.centrality = self._centrality()
         self.symmetries = self._symmetries()
         self._grounds = self._ground_groups()
+        # Lines that are one of several ground lines of their box (only one of them matters).
+        self.twin_ground = [False] * self.nlines
+        for group, _ in self._grounds:
+            for n in range(self.nlines):
+                if group >> n & 1:
+                    self.twin_ground[n] = True
         self._chunks = self._chunk_tables()
         # Deep into a big board symmetric twins are rare and the reduction costs more than it
         # saves: positions with more lines than this are their own key.

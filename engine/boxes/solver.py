@@ -182,8 +182,9 @@ class Searcher:
             sacrifices: list[int] = []
             grounded: set[int] = set()  # boxes whose ground line is already listed
             runs: set[int] = set()  # boxes of the runs already listed
+            junction = False  # a box with fewer than two sides next to a run
             ceilings = {}
-            ends, rank = self.board.line_ends, self.board.centrality
+            ends, rank, twin = self.board.line_ends, self.board.centrality, self.board.twin_ground
             rest = self.board.full & ~drawn
             while rest:
                 low = rest & -rest
@@ -191,9 +192,10 @@ class Searcher:
                 n = low.bit_length() - 1
                 b, c = ends[n]
                 if c < 0:
-                    if b in grounded:
-                        continue
-                    grounded.add(b)
+                    if twin[n]:
+                        if b in grounded:
+                            continue
+                        grounded.add(b)
                     if sides[b] != 2:
                         safe.append((sides[b] + 2) << 20 | rank[n] << 10 | n)
                         continue
@@ -203,8 +205,11 @@ class Searcher:
                         safe.append((sides[b] + sides[c]) << 20 | rank[n] << 10 | n)
                         continue
                     two = c
+                    junction = True
                 else:
                     two = b
+                    if c >= 0 and sides[c] != 2:
+                        junction = True
                 if two in runs:
                     continue
                 size, loop, inner = self._mark_run(two, runs)
@@ -213,7 +218,7 @@ class Searcher:
                 elif size >= 3:
                     ceilings[n] = (4 if loop else 2) - size
                 sacrifices.append(size << 11 | (ends[n][1] >= 0) << 10 | n)
-            if not safe and all(sides[b] == 2 or sides[b] == 4 for b in self.boxes):
+            if not safe and not junction:  # every open box has two sides: chains and loops
                 return None
             safe.sort()
             sacrifices.sort()
@@ -235,14 +240,14 @@ class Searcher:
     def _mark_run(self, start: int, runs: set[int]) -> tuple[int, bool, int]:
         """The run of boxes with two sides drawn around ``start`` (added to ``runs``): its
         size, whether it is a loop, and a line between two of its boxes (-1 if none)."""
-        drawn, sides, around = self.drawn, self.sides, self.board.around
+        drawn, sides, links = self.drawn, self.sides, self.board.links
         run = [start]
         runs.add(start)
         inner = 0  # undrawn lines between two boxes of the run, each counted from both sides
         line = -1
         for b in run:  # grows while it is walked
-            for n, o in around[b]:
-                if o >= 0 and sides[o] == 2 and not drawn >> n & 1:
+            for n, o in links[b]:
+                if sides[o] == 2 and not drawn >> n & 1:
                     inner += 1
                     line = n
                     if o not in runs:
