@@ -173,12 +173,13 @@ class Board:
         return out
 
     def key(self, drawn: int) -> int:
-        """A table key: one per class of positions that are the same game, so positions with
-        one key have one value. Which of a box's ground lines are drawn does not matter (in
-        strings and coins they are interchangeable strings to the ground), so the lowest-
-        numbered ones stand for them; and the board's symmetries: the smallest such image.
-        (A symmetry takes ground lines to ground lines, so the key of every member of a class
-        is the same.)"""
+        """A table key: positions with one key have one value. Which of a box's ground lines
+        are drawn does not matter (in strings and coins they are interchangeable strings to
+        the ground), so the lowest-numbered ones stand for them; then the smallest image under
+        the board's symmetries. A symmetry takes ground lines to ground lines, so every member
+        of a class of such equal positions has the same key (the shipped tables rely on it),
+        except past ``symmetric_upto`` lines, where the symmetries are skipped.
+        """
         best = self._ground_lowest(drawn)
         if drawn.bit_count() > self.symmetric_upto:
             return best
