@@ -25,9 +25,11 @@ DATA = Path(__file__).resolve().parent / "data"
 # Version of the position key the files are written with (Board.key); a table with another
 # version would silently miss, so loading refuses it.
 KEY_VERSION = 2
-# Representative mask -> (file name, max_lines). max_lines is the shallowest depth from which
-# hard's search finds a best line within its budget on every position (measured by
-# ``python -m bench.boxes_speed --tables``); the tables cover every position before that.
+# Representative mask -> (file name, max_lines). From max_lines lines drawn on, hard's search
+# finds a best line within its budget on every position (``python -m bench.boxes_speed
+# --tables`` checks each position at that depth); the table covers every position before.
+# 3×3 needs its table; the others open within the budget too (the 8-box boards at 80-95% of
+# it), and their tables (a few KB) make the first moves instant and leave a margin.
 SHIPPED: dict[tuple[str, ...], tuple[str, int]] = {
     ("###", "###", "###"): ("3x3.json.gz", 5),
     ("###", "#.#", "###"): ("frame.json.gz", 4),  # the named shape "frame"
