@@ -6,8 +6,15 @@
 3. ``choose_move(hard)`` on 5×5 over whole games against the safe-move greedy baseline:
    p50 / p95 / max seconds per move (target: p95 ≤ 2 s), plus the ply from which the exact
    search finished (the engine's value, not a time).
-4. Positions with 30 lines left on 5×5: how often the exact search fits hard's budget.
-One process; timings on a shared 2-core machine are noisy.
+4. Positions with 30 lines left on 5×5: how often the exact search fits hard's budget,
+   with nodes and CPU seconds per position.
+
+``--tables`` instead surveys every board that fits in 3×3 (one per class: up to the square's
+symmetries and empty edge rows/columns): hard's search from the empty board without tables,
+in nodes against the budget (which boards need a shipped table), then for each shipped table
+the worst position at its ``max_lines`` depth, where the search takes over (``--sample N``
+positions per table, 0 = all), and the table's size.
+One process; timings on a shared 2-core machine are noisy (node counts are not).
 """
 
 from __future__ import annotations
@@ -18,8 +25,11 @@ import statistics
 import time
 
 from engine.boxes import Game
-from engine.boxes.ai import DEFAULT_TIME_LIMIT, Position, choose_move
-from engine.boxes.solver import Searcher
+from engine.boxes.ai import DEFAULT_TIME_LIMIT, NODES_PER_SECOND, Position, choose_move
+from engine.boxes.board import board_for
+from engine.boxes.solver import OutOfBudget, Searcher
+from engine.boxes.tablegen import levels
+from engine.boxes.tables import DATA, SHIPPED, classes_within, mask_class
 
 from .boxes_arena import baseline_move
 
@@ -95,31 +105,40 @@ def bench_hard(games: int) -> None:
     print(f"  exact search first finished with {sorted(exact_from)} lines left (per game)")
 
 
+def exact30_position(seed: int) -> Game:
+    """A 5×5 position with 30 lines left: safe-move greedy play with 30% random lines mixed
+    in (odder than real play, so harder)."""
+    rng = random.Random(seed)
+    g = Game(5, 5)
+    while len(g.legal_moves()) > 30:
+        if rng.random() < 0.3:
+            g.play(rng.choice(g.legal_moves()))
+        else:
+            g.play(g.line_move(baseline_move(g, "greedy", rng)))
+    return g
+
+
 def bench_exact30(positions: int) -> dict[str, float]:
-    """How often hard's exact search finishes within its budget with 30 lines left, on
-    positions from safe-move greedy play with 30% random lines mixed in (odder than real
-    play, so harder)."""
+    """Hard's exact search (all best lines, within its node budget) on 5×5 positions with
+    30 lines left."""
+    budget = int(DEFAULT_TIME_LIMIT["hard"] * NODES_PER_SECOND)
     within, times = 0, []
     for i in range(positions):
-        rng = random.Random(i)
-        g = Game(5, 5)
-        while len(g.legal_moves()) > 30:
-            if rng.random() < 0.3:
-                g.play(rng.choice(g.legal_moves()))
-            else:
-                g.play(g.line_move(baseline_move(g, "greedy", rng)))
-        pos = Position(g)
-        t = time.perf_counter()
-        within += pos.exact_lines(DEFAULT_TIME_LIMIT["hard"]) is not None
-        times.append(time.perf_counter() - t)
-        full = Position(g)
-        t = time.perf_counter()
-        full.best_lines()
-        times[-1] = time.perf_counter() - t
+        pos = Position(exact30_position(i))
+        pos.node_limit = budget
+        t = time.process_time()
+        try:
+            pos.best_lines(some=True)
+            ok = True
+        except OutOfBudget:
+            ok = False
+        times.append(time.process_time() - t)
+        within += ok
+        print(f"  position {i:2}: {'ok ' if ok else 'OUT'} {pos.nodes:7} nodes {times[-1]:5.2f} s")
     times.sort()
     print(
         f"5×5 with 30 lines left, {positions} mixed-play positions: exact within hard's budget "
-        f"{within}/{positions}; unbounded solve p50 {statistics.median(times):.3f} s, "
+        f"({budget} nodes) {within}/{positions}; CPU p50 {statistics.median(times):.3f} s, "
         f"max {times[-1]:.3f} s"
     )
     return {
@@ -128,6 +147,63 @@ def bench_exact30(positions: int) -> dict[str, float]:
         "p50 s": statistics.median(times),
         "max s": times[-1],
     }
+
+
+def hard_search(board_mask: tuple[str, ...], drawn: int, budget: int) -> tuple[int, bool, float]:
+    """Nodes, whether it finished, and CPU seconds of hard's search (no table) from a
+    position."""
+    s = Searcher(board_for(board_mask))
+    s.set_position(drawn)
+    s.node_limit = budget
+    t = time.process_time()
+    try:
+        s.best_lines(some=True)
+        ok = True
+    except OutOfBudget:
+        ok = False
+    return s.nodes, ok, time.process_time() - t
+
+
+def bench_tables(sample: int) -> None:
+    budget = int(DEFAULT_TIME_LIMIT["hard"] * NODES_PER_SECOND)
+    print(f"every board within 3×3, hard's search from the empty board (budget {budget} nodes):")
+    need = []
+    for mask in classes_within(3, 3):
+        nodes, ok, dt = hard_search(mask, 0, 3 * budget)
+        # The first line drawn breaks most symmetry: the worst of those positions too.
+        board = board_for(mask)
+        worst1 = max(hard_search(mask, d, 3 * budget)[0] for d in levels(board, 1)[1])
+        fits = ok and nodes <= budget and worst1 <= budget
+        shipped = mask in SHIPPED
+        if not fits:
+            need.append(mask)
+        print(
+            f"  {'/'.join(mask):12} {len(board.boxes)} boxes: {nodes:7} nodes {dt:5.2f} s, "
+            f"after one line ≤ {worst1:7} nodes  "
+            f"{'within budget' if fits else 'NEEDS A TABLE'}{' (shipped)' if shipped else ''}"
+        )
+    print(f"boards that need a table: {', '.join('/'.join(m) for m in need) or 'none'}")
+    missing = [m for m in need if m not in SHIPPED]
+    print(f"  of them without a shipped table: {', '.join('/'.join(m) for m in missing) or 'none'}")
+    total = 0
+    rng = random.Random(3)
+    for mask, (name, max_lines) in SHIPPED.items():
+        assert mask_class(mask) == mask, f"{name}: {mask} is not its class's representative"
+        size = (DATA / name).stat().st_size
+        total += size
+        board = board_for(mask)
+        deepest = levels(board, max_lines)[-1]
+        todo = deepest if not sample or sample >= len(deepest) else rng.sample(deepest, sample)
+        worst, worst_t, out = 0, 0.0, 0
+        for drawn in todo:
+            nodes, ok, dt = hard_search(mask, drawn, budget)
+            worst, worst_t, out = max(worst, nodes), max(worst_t, dt), out + (not ok)
+        print(
+            f"table {name} ({'/'.join(mask)}): {size / 1024:.1f} KB, max_lines {max_lines}; "
+            f"search from {len(todo)}/{len(deepest)} positions at that depth: worst {worst} "
+            f"nodes, {worst_t:.2f} s CPU, {out} out of budget"
+        )
+    print(f"shipped tables: {total / 1024:.1f} KB in all")
 
 
 def _solved(g: Game) -> bool:
@@ -139,11 +215,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="5×5 games for the hard AI")
     parser.add_argument("--quick", action="store_true", help="skip the 3×3 solve")
+    parser.add_argument("--positions", type=int, default=30, help="5×5 positions, 30 left")
+    parser.add_argument("--tables", action="store_true", help="survey boards within 3×3")
+    parser.add_argument("--sample", type=int, default=200, help="--tables: positions, 0 all")
     args = parser.parse_args(argv)
+    if args.tables:
+        bench_tables(args.sample)
+        return 0
     bench_play(20)
     bench_solve([(2, 4)] if args.quick else [(2, 4), (3, 3)])
     bench_hard(args.games)
-    bench_exact30(30)
+    bench_exact30(args.positions)
     return 0
 
 

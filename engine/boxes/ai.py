@@ -271,7 +271,7 @@ class Position(Searcher):
         self.node_limit = int(limit * NODES_PER_SECOND)
         self.deadline = time.monotonic() + limit
         try:
-            _, lines = self.best_lines()
+            _, lines = self.best_lines(some=True)
         except OutOfBudget:
             return None
         finally:

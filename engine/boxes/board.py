@@ -36,8 +36,25 @@ class Board:
                 touching[line].append(b)
         self.line_boxes: list[tuple[int, ...]] = [tuple(t) for t in touching]
         self.lines = [n for n in range(self.nlines) if touching[n]]
+        # Each line's two boxes, the second -1 for a line with one box (a ground line).
+        self.line_ends: list[tuple[int, int]] = [
+            (t[0], t[1] if len(t) > 1 else -1) if t else (-1, -1) for t in self.line_boxes
+        ]
+        # Each box's sides shared with another box, with that box.
+        self.links: list[tuple[tuple[int, int], ...]] = [
+            tuple((n, o) for n in sides for o in self.line_boxes[n] if o != b)
+            for b, sides in enumerate(self.box_lines)
+        ]
         self.full = sum(1 << n for n in self.lines)
+        self.centrality = self._centrality()
         self.symmetries = self._symmetries()
+        self._grounds = self._ground_groups()
+        # Lines that are one of several ground lines of their box (only one of them matters).
+        self.twin_ground = [False] * self.nlines
+        for group, _ in self._grounds:
+            for n in range(self.nlines):
+                if group >> n & 1:
+                    self.twin_ground[n] = True
         self._chunks = self._chunk_tables()
         # Deep into a big board symmetric twins are rare and the reduction costs more than it
         # saves: positions with more lines than this are their own key.
@@ -66,9 +83,32 @@ class Board:
             return self.v(r, c)
         return None
 
+    def line_between(self, a: Dot, b: Dot) -> int | None:
+        """The number of the line joining two neighbouring dots, or None."""
+        (r1, c1), (r2, c2) = sorted((a, b))
+        if r1 == r2 and c2 == c1 + 1:
+            return self.number("h", r1, c1)
+        if c1 == c2 and r2 == r1 + 1:
+            return self.number("v", r1, c1)
+        return None
+
     def dots(self, n: int) -> tuple[Dot, Dot]:
         orient, r, c = self.coords(n)
         return ((r, c), (r, c + 1)) if orient == "h" else ((r, c), (r + 1, c))
+
+    def _centrality(self) -> list[int]:
+        """Each line's rank by distance from the middle of the board (0 = most central)."""
+        mr, mc = self.rows / 2, self.cols / 2
+
+        def dist(n: int) -> float:
+            (r1, c1), (r2, c2) = self.dots(n)
+            return abs((r1 + r2) / 2 - mr) + abs((c1 + c2) / 2 - mc)
+
+        order = sorted(range(self.nlines), key=lambda n: (dist(n), n))
+        rank = [0] * self.nlines
+        for i, n in enumerate(order):
+            rank[n] = i
+        return rank
 
     # -- symmetry -----------------------------------------------------------------------
 
@@ -121,27 +161,47 @@ class Board:
             tables.append(per_sym)
         return tables
 
-    def canonical(self, drawn: int) -> int:
-        """The smallest image of a position under the board's symmetries (a table key)."""
+    def _ground_groups(self) -> list[tuple[int, list[int]]]:
+        """For every box with two or more *ground* lines (lines that border no other box):
+        the mask of those lines, and for each count k the mask of the k lowest of them."""
+        out = []
+        for b in self.boxes:
+            ground = sorted(n for n in self.box_lines[b] if len(self.line_boxes[n]) == 1)
+            if len(ground) >= 2:
+                lows = [sum(1 << n for n in ground[:k]) for k in range(len(ground) + 1)]
+                out.append((lows[-1], lows))
+        return out
+
+    def key(self, drawn: int) -> int:
+        """A table key: positions with one key have one value. Which of a box's ground lines
+        are drawn does not matter (in strings and coins they are interchangeable strings to
+        the ground), so the lowest-numbered ones stand for them; then the smallest image under
+        the board's symmetries. A symmetry takes ground lines to ground lines, so every member
+        of a class of such equal positions has the same key (the shipped tables rely on it),
+        except past ``symmetric_upto`` lines, where the symmetries are skipped.
+        """
+        best = self._ground_lowest(drawn)
         if drawn.bit_count() > self.symmetric_upto:
-            return drawn
-        best = drawn
+            return best
         for per_sym in self._chunks:
             img = 0
             x = drawn
             for table in per_sym:
                 img |= table[x & 255]
                 x >>= 8
+            img = self._ground_lowest(img)
             if img < best:
                 best = img
         return best
 
-    def transform(self, drawn: int, perm: list[int]) -> int:
-        out = 0
-        for n in self.lines:
-            if drawn >> n & 1:
-                out |= 1 << perm[n]
-        return out
+    def _ground_lowest(self, drawn: int) -> int:
+        for group, lows in self._grounds:
+            x = drawn & group
+            if x:
+                low = lows[x.bit_count()]
+                if x != low:
+                    drawn ^= x ^ low
+        return drawn
 
 
 @lru_cache(maxsize=64)

@@ -2,8 +2,9 @@
 
 The value of a position is the best net score for the player to move: the boxes they will
 still win minus the boxes the other player will win, with perfect play from here. It does not
-depend on the score so far, so the table is keyed on the drawn lines alone (reduced by the
-board's symmetries). The search only looks at moves that can be best:
+depend on the score so far, so the table is keyed on the drawn lines alone (one key per class
+of equal positions: :meth:`Board.key`); each entry keeps bounds and the best move found, which
+is tried first next time. The search only looks at moves that can be best:
 
 - a *free* box (its fourth side borders the edge, a hole, or another box it completes too,
   so drawing it changes nothing else) is taken at once: holding it back only lets the
@@ -11,9 +12,14 @@ board's symmetries). The search only looks at moves that can be best:
 - a box whose capture leaves another box capturable (a chain being eaten) is either taken or
   declined by drawing the far side of the next box (the "all but two" hand-back); every other
   move is no better than taking it;
+- with nothing to capture, one line per box's ground lines and one per run of boxes with two
+  sides drawn stand for the others (see :meth:`Searcher._moves`), and opening a long chain
+  or loop is skipped when its ceiling (2 - length, 4 - length for a loop) cannot help;
 - when every open box has exactly two sides drawn (only chains and loops are left, every move
   opens one), the value comes from a small recursion over the multiset of chain and loop
   lengths (all or all-but-two / all-but-four), exact and independent of the board.
+
+The value is found by MTD(f) (null-window searches), stepping over values of the wrong parity.
 """
 
 from __future__ import annotations
@@ -57,9 +63,10 @@ def loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
 class Searcher:
     """Alpha-beta search on one board; the table persists across calls on the same board."""
 
-    def __init__(self, board: Board, tt: dict[int, tuple[int, int]] | None = None) -> None:
+    def __init__(self, board: Board, tt: dict[int, tuple[int, int, int]] | None = None) -> None:
         self.board = board
-        self.tt: dict[int, tuple[int, int]] = {} if tt is None else tt
+        # key -> (lower bound, upper bound, best line found or -1)
+        self.tt: dict[int, tuple[int, int, int]] = {} if tt is None else tt
         self.line_boxes = board.line_boxes
         self.box_lines = board.box_lines
         self.lines = board.lines
@@ -70,6 +77,7 @@ class Searcher:
         self.drawn = 0
         self.sides = [0] * (board.rows * board.cols)
         self.three: set[int] = set()
+        self.left = len(board.boxes)  # open boxes
 
     def set_position(self, drawn: int) -> None:
         self.drawn = drawn
@@ -80,6 +88,7 @@ class Searcher:
                     sides[b] += 1
         self.sides = sides
         self.three = {b for b in self.boxes if sides[b] == 3}
+        self.left = sum(sides[b] < 4 for b in self.boxes)
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -94,6 +103,7 @@ class Searcher:
             elif s == 4:
                 three.discard(b)
                 done += 1
+        self.left -= done
         return done
 
     def undraw(self, n: int) -> None:
@@ -103,6 +113,7 @@ class Searcher:
             s = sides[b] = sides[b] - 1
             if s == 3:
                 three.add(b)
+                self.left += 1
             elif s == 2:
                 three.discard(b)
 
@@ -124,9 +135,32 @@ class Searcher:
                 return n
         return None
 
-    def candidates(self) -> list[int] | None:
-        """The moves worth searching, best-first; None when only chains and loops remain.
-        Call with no free capture on the board."""
+    def candidates(self, first: int = -1) -> list[int] | None:
+        """The moves worth searching, best-first (``first``, a table's best move, leads when
+        it is among them); None when only chains and loops remain. Call with no free capture
+        on the board."""
+        found = self._moves(first)
+        return None if found is None else found[0]
+
+    def _moves(self, first: int) -> tuple[list[int], dict[int, int]] | None:
+        """:meth:`candidates`, and a ceiling on the value of each move that opens a long run.
+
+        Moves are left out when another listed move is at least as good:
+
+        - a box's ground line when another ground line of that box is listed (in strings and
+          coins they are interchangeable strings to the ground);
+        - all but one line touching a *run* (boxes with two sides drawn, joined by undrawn
+          lines: a chain or a loop) when no box is capturable. A single box gives itself
+          away whichever side is drawn: the opponent takes it for free and the same position
+          follows. A pair is opened in the middle: from an end the opponent may take both to
+          the same position, or decline them, one more option. Three or more (a long run)
+          opened anywhere let the opponent take all or all but two (four in a loop), and
+          either way the same position follows up to the order of the strings: the run's boxes
+          gone, the lines at both of its ends drawn.
+
+        Of a long run the two options net the opponent L + v and L - 4 - v (L - 8 - v for a
+        loop) for some v, so the opener gets at most 2 - L (4 - L for a loop): the ceiling.
+        """
         drawn, sides, line_boxes = self.drawn, self.sides, self.line_boxes
         if self.three:
             captures: list[int] = []
@@ -136,28 +170,90 @@ class Searcher:
                 captures.append(n)
                 bs = line_boxes[n]
                 nxt = bs[0] if bs[1] == b else bs[1]
-                for m in self.box_lines[nxt]:
-                    if m != n and not drawn >> m & 1:
-                        declines.append(m)
-            return captures + [m for m in declines if m not in captures]
-        safe: list[tuple[int, int]] = []
-        sacrifices: list[tuple[int, int]] = []
-        rest = self.board.full & ~drawn
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            n = low.bit_length() - 1
-            bs = line_boxes[n]
-            twos = (sides[bs[0]] == 2) + (len(bs) == 2 and sides[bs[1]] == 2)
-            if twos:
-                sacrifices.append((twos, n))
-            else:
-                safe.append((sum(sides[b] for b in bs) + 2 * (len(bs) == 1), n))
-        if not safe and all(sides[b] == 2 or sides[b] == 4 for b in self.boxes):
-            return None
-        safe.sort()
-        sacrifices.sort()
-        return [n for _, n in safe] + [n for _, n in sacrifices]
+                m = self._far_side(nxt, n)
+                declines.append(m)
+            moves = captures + [m for m in declines if m not in captures]
+            ceilings: dict[int, int] = {}
+        else:
+            # Sort keys packed in one int: safe lines by the sides their boxes have (fewer
+            # first, a ground line counting two) then nearer the middle; sacrifices by the
+            # size of the run they give away.
+            safe: list[int] = []
+            sacrifices: list[int] = []
+            grounded: set[int] = set()  # boxes whose ground line is already listed
+            runs: set[int] = set()  # boxes of the runs already listed
+            junction = False  # a box with fewer than two sides next to a run
+            ceilings = {}
+            ends, rank, twin = self.board.line_ends, self.board.centrality, self.board.twin_ground
+            rest = self.board.full & ~drawn
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                n = low.bit_length() - 1
+                b, c = ends[n]
+                if c < 0:
+                    if twin[n]:
+                        if b in grounded:
+                            continue
+                        grounded.add(b)
+                    if sides[b] != 2:
+                        safe.append((sides[b] + 2) << 20 | rank[n] << 10 | n)
+                        continue
+                    two = b
+                elif sides[b] != 2:
+                    if sides[c] != 2:
+                        safe.append((sides[b] + sides[c]) << 20 | rank[n] << 10 | n)
+                        continue
+                    two = c
+                    junction = True
+                else:
+                    two = b
+                    if c >= 0 and sides[c] != 2:
+                        junction = True
+                if two in runs:
+                    continue
+                size, loop, inner = self._mark_run(two, runs)
+                if size == 2:
+                    n = inner
+                elif size >= 3:
+                    ceilings[n] = (4 if loop else 2) - size
+                sacrifices.append(size << 11 | (ends[n][1] >= 0) << 10 | n)
+            if not safe and not junction:  # every open box has two sides: chains and loops
+                return None
+            safe.sort()
+            sacrifices.sort()
+            moves = [x & 1023 for x in safe]
+            moves += [x & 1023 for x in sacrifices]
+        if first >= 0 and first in moves and moves[0] != first:
+            moves.remove(first)
+            moves.insert(0, first)
+        return moves, ceilings
+
+    def _far_side(self, b: int, n: int) -> int:
+        """The other undrawn side of box ``b`` (two sides drawn) besides line ``n``."""
+        drawn = self.drawn
+        for m in self.box_lines[b]:
+            if m != n and not drawn >> m & 1:
+                return m
+        raise AssertionError("box has no second open side")
+
+    def _mark_run(self, start: int, runs: set[int]) -> tuple[int, bool, int]:
+        """The run of boxes with two sides drawn around ``start`` (added to ``runs``): its
+        size, whether it is a loop, and a line between two of its boxes (-1 if none)."""
+        drawn, sides, links = self.drawn, self.sides, self.board.links
+        run = [start]
+        runs.add(start)
+        inner = 0  # undrawn lines between two boxes of the run, each counted from both sides
+        line = -1
+        for b in run:  # grows while it is walked
+            for n, o in links[b]:
+                if sides[o] == 2 and not drawn >> n & 1:
+                    inner += 1
+                    line = n
+                    if o not in runs:
+                        runs.add(o)
+                        run.append(o)
+        return len(run), inner == 2 * len(run), line
 
     def open_components(self) -> list[tuple[list[int], dict[int, int]]]:
         """The open boxes split into groups joined by undrawn lines: each group's boxes and
@@ -219,10 +315,10 @@ class Searcher:
         drawn = self.drawn
         if drawn == self.board.full:
             return 0
-        key = self.board.canonical(drawn)
+        key = self.board.key(drawn)
         entry = self.tt.get(key)
         if entry is not None:
-            lo, hi = entry
+            lo, hi, first = entry
             if lo == hi or lo >= beta:
                 return lo
             if hi <= alpha:
@@ -230,15 +326,22 @@ class Searcher:
             alpha = max(alpha, lo)
             beta = min(beta, hi)
         else:
-            lo, hi = -999, 999
-        moves = self.candidates()
-        if moves is None:
+            lo, hi, first = -999, 999, -1
+        found = self._moves(first)
+        if found is None:
             v = loony_value(*self.components())
-            self.tt[key] = (v, v)
+            self.tt[key] = (v, v, -1)
             return v
+        moves, ceilings = found
         alpha0 = alpha
         best = -999
         for n in moves:
+            if ceilings:
+                c = ceilings.get(n)
+                if c is not None and c <= alpha:  # cannot raise alpha: bound, do not search
+                    if c > best:
+                        best = c
+                    continue
             k = self.draw(n)
             try:
                 v = k + self.search(alpha - k, beta - k) if k else -self.search(-beta, -alpha)
@@ -247,6 +350,7 @@ class Searcher:
             if v > best:
                 best = v
                 if v > alpha:
+                    first = n
                     alpha = v
                     if alpha >= beta:
                         break
@@ -256,21 +360,29 @@ class Searcher:
             lo = max(lo, best)
         else:
             lo = hi = best
-        self.tt[key] = (lo, hi)
+        self.tt[key] = (lo, hi, first)
         return best
 
-    def value(self, guess: int = 0) -> int:
+    def value(self, guess: int | None = None) -> int:
         """Exact value by MTD(f): null-window searches closing in on the value from a guess
-        (narrow windows cut far more than one wide search; the table keeps the work)."""
-        lo, hi = -999, 999
+        (narrow windows cut far more than one wide search; the table keeps the work). A value
+        has the parity of the open boxes (the mover's boxes minus the others', out of all of
+        them), so each bound steps over the values of the other parity."""
+        parity = self.left & 1
+        lo, hi = -self.left, self.left
+        if guess is None:
+            entry = self.tt.get(self.board.key(self.drawn))
+            guess = parity if entry is None else max(entry[0], min(entry[1], parity))
         g = guess
         while lo < hi:
             beta = g + 1 if g == lo else g
             g = self.search(beta - 1, beta)
             if g < beta:
-                hi = g
+                hi = g - ((g ^ parity) & 1)
+                g = hi
             else:
-                lo = g
+                lo = g + ((g ^ parity) & 1)
+                g = lo
         return g
 
     def move_values(self, moves: list[int] | None = None) -> dict[int, int]:
@@ -286,9 +398,11 @@ class Searcher:
                 self.undraw(n)
         return out
 
-    def best_lines(self) -> tuple[int, list[int]]:
+    def best_lines(self, *, some: bool = False) -> tuple[int, list[int]]:
         """The position's value and the lines that achieve it among the moves worth trying
-        (a free capture, when there is one, is the only line returned)."""
+        (a free capture, when there is one, is the only line returned). With ``some``, a
+        search that runs out of budget after finding one best line returns those found so
+        far (the table's best move is checked first, so that is nearly free)."""
         n = self.free_capture()
         if n is not None:
             k = self.draw(n)
@@ -296,27 +410,23 @@ class Searcher:
                 return k + self.value(), [n]
             finally:
                 self.undraw(n)
-        moves = self.candidates()
+        best = self.value()
+        entry = self.tt.get(self.board.key(self.drawn))
+        moves = self.candidates(-1 if entry is None else entry[2])
         if moves is None:
             moves = self.loony_openings()
-        best: int | None = None
         bests: list[int] = []
-        for n in moves:
+        for n in moves:  # a null window each: does this line reach the value?
             k = self.draw(n)
             try:
-                if best is None:
-                    v = k + self.value() if k else -self.value()
-                else:  # a null-ish window: is this line as good as the best so far?
-                    v = self._child(k, best - 1, best + 1)
-                    if v > best:
-                        v = self._child(k, best, 999)
+                if self._child(k, best - 1, best) >= best:
+                    bests.append(n)
+            except OutOfBudget:
+                if some and bests:
+                    break
+                raise
             finally:
                 self.undraw(n)
-            if best is None or v > best:
-                best, bests = v, [n]
-            elif v == best:
-                bests.append(n)
-        assert best is not None
         return best, bests
 
     def _child(self, k: int, alpha: int, beta: int) -> int:
@@ -341,7 +451,7 @@ class Searcher:
         return out
 
 
-_TABLES: dict[tuple[str, ...], dict[int, tuple[int, int]]] = {}
+_TABLES: dict[tuple[str, ...], dict[int, tuple[int, int, int]]] = {}
 _TT_CAP = 2_000_000
 
 

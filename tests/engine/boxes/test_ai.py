@@ -124,6 +124,7 @@ BOTH = -1
         ({"rows": 3, "cols": 2}, 1),
         ({"rows": 1, "cols": 3}, BOTH),
         ({"shape": "frame"}, BOTH),
+        ({"mask": ["##.", "###", "###"]}, BOTH),  # a turned 3×3 less a corner: its table
     ],
 )
 def test_hard_is_perfect_on_small_boards(options: dict, seat: int) -> None:

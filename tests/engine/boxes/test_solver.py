@@ -1,5 +1,5 @@
 """The exact solver against published values, against plain minimax, and on hand-built chain
-and loop endgames; the shipped opening table against its generator."""
+and loop endgames (the shipped opening tables: test_tables.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ import random
 import pytest
 
 from engine.boxes import Game, Move
+from engine.boxes.ai import Position
 from engine.boxes.board import board_for
 from engine.boxes.solver import Searcher, loony_value, value
-from engine.boxes.tablegen import back_up, levels
-from engine.boxes.tables import lookup, table_for
 
 from .helpers import brute_force, position
 
@@ -111,6 +110,33 @@ def test_search_equals_plain_minimax_on_random_positions(options: dict) -> None:
             assert (k + exact(after.drawn_mask) if k else -exact(after.drawn_mask)) == v
 
 
+@pytest.mark.parametrize("mask", [("###", "###", "###"), ("###", "#.#", "###"), ("####", "####")])
+def test_search_equals_plain_minimax_when_only_sacrifices_are_left(mask: tuple[str, ...]) -> None:
+    """Positions with no safe line and no capture, where one line stands for each run of
+    boxes with two sides (a single box, a pair opened in the middle, one opening of a long
+    chain or loop) and long openings are cut by their ceiling."""
+    rng = random.Random(3)
+    board = board_for(mask)
+    exact = brute_force(board)
+    searcher = Searcher(board)
+    seen = 0
+    while seen < 25:
+        g = Game(mask=list(mask))
+        while len(g.legal_moves()) > 12:
+            pos = Position(g)
+            g.play(g.line_move(rng.choice(pos.safe_lines() or pos.undrawn())))
+        searcher.set_position(g.drawn_mask)
+        if searcher.three or searcher.free_capture() is not None or Position(g).safe_lines():
+            continue
+        seen += 1
+        best, lines = searcher.best_lines()
+        assert best == exact(g.drawn_mask)
+        for n in lines:
+            after = g.drawn_mask | 1 << n
+            k = sum(all(after >> m & 1 for m in board.box_lines[b]) for b in board.line_boxes[n])
+            assert (k + exact(after) if k else -exact(after)) == best
+
+
 def test_loony_values() -> None:
     assert loony_value((), ()) == 0
     assert loony_value((1,), ()) == -1
@@ -177,31 +203,6 @@ def test_shaped_board_values_agree_with_minimax() -> None:
     for m in outer:
         h.play(m)
     assert solve(h) == brute_force(h.board)(h.drawn_mask)
-
-
-# -- the shipped table ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("mask", "empty"), [(("###", "###", "###"), -3), (("###", "#.#", "###"), 0)]
-)
-def test_shipped_table_regenerates(mask: tuple[str, ...], empty: int) -> None:
-    table = table_for(mask)
-    assert table is not None and table.max_lines >= 5
-    board = board_for(table.mask)
-    tiers = levels(board, 3)
-    # The shallow levels are exactly the one-ply minimax of the level below …
-    for tier in tiers[:3]:
-        for drawn in tier:
-            assert table.values[drawn] == back_up(board, drawn, table.values)
-    assert set(tiers[3]) <= set(table.values)
-    # … and a sample of the deepest level agrees with a fresh search.
-    deepest = [k for k in table.values if k.bit_count() == table.max_lines]
-    searcher = Searcher(board)
-    for drawn in random.Random(4).sample(deepest, 4):
-        searcher.set_position(drawn)
-        assert searcher.value() == table.values[drawn]
-    assert lookup(board, 0) == empty
 
 
 @pytest.mark.slow
