@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageChops, ImageDraw
+from scipy.spatial import cKDTree
 
 from engine.core import EngineError
 from render.common import (
@@ -109,6 +112,10 @@ class Fit:
 
     def __call__(self, p: Point) -> Point:
         return (self.ox + (p[0] - self.x0) * self.k, self.oy + (p[1] - self.y0) * self.k)
+
+    def array(self, pts: np.ndarray) -> np.ndarray:
+        """An (n, 2) array of drawing points in pixels."""
+        return (pts - (self.x0, self.y0)) * self.k + (self.ox, self.oy)
 
 
 def layout(game: Any, view: dict[str, Any] | None = None) -> tuple[Layout, Fit]:
@@ -196,27 +203,28 @@ def _arc(box: int, radius: float, width: float, start: float, end: float) -> Ima
 # -- curves ------------------------------------------------------------------------------------
 
 
-def _stroke(img: Image.Image, lines: list[list[Point]], width: float, fg: Any) -> None:
-    """Anti-aliased polylines in one colour (supersampled coverage, then a colour ramp)."""
-    lines = [ln for ln in lines if len(ln) >= 2]
-    if not lines:
+def _stroke(img: Image.Image, lines: Sequence[Any], width: float, fg: Any) -> None:
+    """Anti-aliased polylines in one colour (supersampled coverage, then a colour ramp);
+    ``lines`` are (n, 2) arrays or lists of points, in pixels."""
+    arrays = [
+        a for a in (np.asarray(ln, dtype=float).reshape(-1, 2) for ln in lines) if len(a) >= 2
+    ]
+    if not arrays:
         return
     pad = width + 2
-    x0 = int(min(x for ln in lines for x, _ in ln) - pad)
-    y0 = int(min(y for ln in lines for _, y in ln) - pad)
-    x1 = int(max(x for ln in lines for x, _ in ln) + pad) + 1
-    y1 = int(max(y for ln in lines for _, y in ln) + pad) + 1
-    x0, y0 = max(0, x0), max(0, y0)
-    x1, y1 = min(img.width, x1), min(img.height, y1)
+    every = np.concatenate(arrays)
+    (lx, ly), (hx, hy) = every.min(axis=0), every.max(axis=0)
+    x0, y0 = max(0, int(lx - pad)), max(0, int(ly - pad))
+    x1, y1 = min(img.width, int(hx + pad) + 1), min(img.height, int(hy + pad) + 1)
     if x1 <= x0 or y1 <= y0:
         return
     ss = SUPERSAMPLE
     big = Image.new("L", ((x1 - x0) * ss, (y1 - y0) * ss), 0)
     d = ImageDraw.Draw(big)
     w = max(1, round(width * ss))
-    for ln in lines:
-        pts = [((x - x0) * ss, (y - y0) * ss) for x, y in ln]
-        d.line(pts, fill=255, width=w)
+    for a in arrays:
+        pts = (a - (x0, y0)) * ss
+        d.line(pts.ravel().tolist(), fill=255, width=w)
         # Round caps, and round joints where the line bends enough for a notch to show
         # (Pillow's own joint="curve" is Python-heavy and the curves have many vertices).
         for px, py in [pts[0], pts[-1], *_bends(pts)]:
@@ -229,15 +237,416 @@ def _stroke(img: Image.Image, lines: list[list[Point]], width: float, fg: Any) -
 BEND_COS = math.cos(math.radians(20))  # sharper turns than this get a round joint
 
 
-def _bends(pts: list[Point]) -> list[Point]:
+def _bends(pts: np.ndarray) -> np.ndarray:
     """The inner vertices of a polyline where it turns by more than 20 degrees."""
-    out = []
-    for (ax, ay), (bx, by), (cx, cy) in zip(pts, pts[1:], pts[2:], strict=False):
-        ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
-        norm = math.hypot(ux, uy) * math.hypot(vx, vy)
-        if norm and (ux * vx + uy * vy) / norm < BEND_COS:
-            out.append((bx, by))
+    d = np.diff(pts, axis=0)
+    u, v = d[:-1], d[1:]
+    norm = np.hypot(*u.T) * np.hypot(*v.T)
+    dot = np.einsum("ij,ij->i", u, v)
+    return pts[1:-1][(norm > 0) & (dot < BEND_COS * norm)]
+
+
+# -- smooth curves ----------------------------------------------------------------------------
+#
+# The engine keeps each curve as a polyline with small zigzags. The picture smooths it in two
+# passes, each of which moves the curve only as far as the room round it allows:
+#
+# 1. relaxing: every inner point moves towards where two rounds of neighbour averaging
+#    ([1, 2, 1] / 4) would put it, which takes out the zigzags; the points next to the ends
+#    stay, so each curve leaves its spots along its own stub (the stubs' angles are what
+#    separates curves at a spot);
+# 2. rounding: every corner ``v`` becomes a quadratic Bézier from ``a = v - L·u`` (on the
+#    segment coming in, direction ``u``) to ``b = v + L·w`` (going out), control point ``v``;
+#    it leaves ``a`` along ``u`` and reaches ``b`` along ``w``, so where two cuts meet the curve
+#    is smooth. A cut takes at most half a segment, so the ends and the stubs' directions stay.
+#
+# How far each pass strays: a segment whose ends move at most μ₁ and μ₂ stays within
+# max(μ₁, μ₂) of where it was; a Bézier piece, B(t) - v = L·(t²·w - (1-t)²·u), is t²·L·sin θ
+# (θ: the turn) from the line of [a, v] with its foot on it, so it stays within
+# δ = L·sin θ / 4 of the polyline (the worst is t = 1/2). Each moving part gets an allowance
+# from what is near it before the pass: its clearance ``c`` to every other curve, to its own
+# curve beyond its neighbours, and to every spot. Two parts each within their allowance stay
+# apart by at least ``c - δ₁ - δ₂``; with δ ≤ (c - least) / 2 nothing that was further apart
+# than ``least`` comes closer than ``least``, and nothing closer moves, so curves never touch
+# or cross; a spot keeps ``c - δ ≥ least``. Within that, visible gaps are kept: curves at
+# least ``apart`` apart (a stroke and a half) stay so, a narrower gap loses at most
+# ``shrink``, and no curve runs into the ring of lives of a spot it does not end at. Round a
+# spot, curves that meet there run together by nature: there only ``least`` holds.
+
+
+@dataclass(frozen=True)
+class Room:
+    """How far smoothing may move a curve, in drawing units (see the comment above); each
+    of the two passes gets half of ``shrink`` and ``most``."""
+
+    least: float  # no gap narrows below this (nor is narrowed further when it already is)
+    shrink: float  # what a gap narrower than ``apart`` may lose
+    apart: float  # curves at least this far apart stay so
+    spot_apart: float  # a spot's ring of lives and half a stroke: a curve keeps out of it
+    body_apart: float  # the same for a dead spot (no ring): its body and a stroke
+    most: float  # no point of the picture strays further than this from the engine's curve
+
+    @classmethod
+    def of(cls, lay: Layout, k: float) -> Room:
+        """The room in a picture drawn at ``k`` pixels per drawing unit."""
+        w = lay.curve_width / k
+        ring = (lay.spot_radius * RING_REACH + lay.curve_width / 2) / k
+        body = (lay.spot_radius + lay.curve_width) / k
+        return cls(0.1 * w, 0.2 * w, 1.5 * w, ring, body, most=2 * w)
+
+    def halved(self) -> Room:
+        return replace(self, shrink=self.shrink / 2, most=self.most / 2)
+
+
+RING_REACH = 1.54  # the outer edge of a spot's lives' arcs, in spot radii (see _spot)
+MIN_TURN = math.radians(0.5)  # flatter corners are left alone
+MAX_TURN = math.radians(179)  # a curve folding back on itself has no corner to cut
+SAMPLE_TURN = math.radians(5)  # a rounded corner turns at most this much per sample
+
+
+def smooth_curves(drawing: Any, room: Room) -> tuple[np.ndarray, ...]:
+    """Each curve of ``drawing`` smoothed, as a read-only (n, 2) array in drawing units;
+    same ends, same first and last segment directions (cached per drawing)."""
+    curves = drawing.curves
+    if not curves:
+        return ()
+    pts = np.asarray([p for c in curves for p in c.points], dtype=float).reshape(-1, 2)
+    sizes = np.asarray([len(c.points) for c in curves], dtype=np.int64)
+    where = {(float(s.x), float(s.y)): i for i, s in enumerate(drawing.spots)}
+    spots = np.asarray(list(where), dtype=float).reshape(-1, 2)
+    dead = np.asarray([s.lives <= 0 for s in drawing.spots], dtype=bool)[list(where.values())]
+    ends = np.asarray(
+        [
+            [where.get((float(x), float(y)), -1) for x, y in (c.points[0], c.points[-1])]
+            for c in curves
+        ],
+        dtype=np.int64,
+    )
+    return _smoothed(
+        pts.tobytes(), sizes.tobytes(), spots.tobytes(), dead.tobytes(), ends.tobytes(), room
+    )
+
+
+@lru_cache(maxsize=8)
+def _smoothed(
+    pts: bytes, sizes: bytes, spots: bytes, dead: bytes, ends: bytes, room: Room
+) -> tuple[np.ndarray, ...]:
+    """:func:`smooth_curves` on the drawing's arrays as bytes (hashable, so cached)."""
+    sheet = _Sheet.of(
+        np.frombuffer(pts).reshape(-1, 2),
+        np.frombuffer(sizes, dtype=np.int64),
+        np.frombuffer(spots).reshape(-1, 2),
+        np.where(np.frombuffer(dead, dtype=bool), room.body_apart, room.spot_apart),
+        np.frombuffer(ends, dtype=np.int64).reshape(-1, 2),
+    )
+    step = room.halved()
+    out = _rounded(_relaxed(sheet, step), step)
+    for a in out:
+        a.flags.writeable = False
     return out
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    """A drawing as arrays: every curve's points concatenated."""
+
+    p: np.ndarray  # the points
+    sizes: np.ndarray  # how many points each curve has
+    spots: np.ndarray  # the spots' places
+    keep_out: np.ndarray  # how far from each spot a curve not ending there keeps
+    ends: np.ndarray  # (curves, 2): the spot at each end of each curve (-1: none)
+    curve: np.ndarray  # the curve of each point
+    seg: np.ndarray  # the segments: segment k runs from point seg[k] to seg[k] + 1
+    from_start: np.ndarray  # length along its curve from its first point, per point
+    to_end: np.ndarray  # the same to its curve's last point
+
+    @classmethod
+    def of(
+        cls,
+        p: np.ndarray,
+        sizes: np.ndarray,
+        spots: np.ndarray,
+        keep_out: np.ndarray,
+        ends: np.ndarray,
+    ) -> _Sheet:
+        curve = np.repeat(np.arange(len(sizes)), sizes)
+        step = np.hypot(*np.diff(p, axis=0).T)
+        step[np.diff(curve) != 0] = 0.0
+        along = np.concatenate([[0.0], np.cumsum(step)])
+        starts = np.cumsum(sizes) - sizes
+        from_start = along - np.repeat(along[starts], sizes)
+        to_end = np.repeat(along[starts + sizes - 1], sizes) - along
+        seg = np.nonzero(np.diff(curve) == 0)[0]
+        return cls(p, sizes, spots, keep_out, ends, curve, seg, from_start, to_end)
+
+    def moved(self, p: np.ndarray) -> _Sheet:
+        return _Sheet.of(p, self.sizes, self.spots, self.keep_out, self.ends)
+
+
+def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
+    """Pass 1: inner points moved towards two rounds of neighbour averaging (at most
+    ``room.most``); the points at and next to the ends stay. The moved drawing is measured
+    against the old: where two segments, or a segment and a spot, would break a gap rule,
+    the moving points of the pair step back (half, a quarter, not at all) and it is measured
+    again, so every pair that moved is checked as it is drawn, and a pair that did not move
+    is the engine's own."""
+    p = sheet.p
+    along = np.arange(len(p)) - np.repeat(np.cumsum(sheet.sizes) - sheet.sizes, sheet.sizes)
+    free = np.nonzero((along >= 2) & (along <= np.repeat(sheet.sizes, sheet.sizes) - 3))[0]
+    if not len(free):
+        return sheet
+    target = p.copy()
+    for _ in range(2):
+        t = target.copy()
+        t[free] = (target[free - 1] + 2 * target[free] + target[free + 1]) / 4
+        target = t
+    move = target - p
+    size = np.hypot(*move.T)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        move *= np.where(size > room.most, room.most / size, 1.0)[:, None]
+    seg = sheet.seg
+    q0, q1 = p[seg], p[seg + 1]
+    half = np.hypot(*(q1 - q0).T) / 2
+    mid = (q0 + q1) / 2
+    # Segment pairs a move could bring under a rule's gap (each pair once, not neighbours).
+    i, j = _near(mid, half, mid, half + room.apart + 2 * room.most)
+    keep = (i < j) & ((sheet.curve[seg[i]] != sheet.curve[seg[j]]) | (seg[j] - seg[i] > 1))
+    i, j = i[keep], j[keep]
+    before = _seg_dist(q0[i], q1[i], q0[j], q1[j])
+    meet = _meet(sheet, seg[i], seg[j], mid[i], room)
+    floor = np.minimum(before, room.least)
+    floor = np.where(meet, floor, np.maximum(floor, np.minimum(before, room.apart) - room.shrink))
+    # Segment and spot pairs likewise.
+    k, s = _near(sheet.spots, np.zeros(len(sheet.spots)), mid, half + room.spot_apart + room.most)
+    spot_before = _point_seg_dist(sheet.spots[s], q0[k], q1[k])
+    spot_floor = np.minimum(spot_before, room.least)
+    home = _home(sheet, seg[k], s, room)
+    spot_floor = np.where(
+        home,
+        spot_floor,
+        np.maximum(spot_floor, np.minimum(spot_before, sheet.keep_out[s]) - room.shrink),
+    )
+    step = np.zeros(len(p), dtype=np.int64)
+    for _ in range(RELAX_ROUNDS):
+        new = p + move * BACK_OFF[step][:, None]
+        n0, n1 = new[seg], new[seg + 1]
+        bad = _seg_dist(n0[i], n1[i], n0[j], n1[j]) < floor
+        bad_spot = _point_seg_dist(sheet.spots[s], n0[k], n1[k]) < spot_floor
+        points = np.concatenate([seg[i[bad]], seg[j[bad]], seg[k[bad_spot]]])
+        points = np.concatenate([points, points + 1])
+        if not len(points):
+            return sheet.moved(new)
+        step[points] = np.minimum(step[points] + 1, len(BACK_OFF) - 1)
+    return sheet
+
+
+BACK_OFF = np.array([1.0, 0.5, 0.25, 0.0])  # how far a point moves after each step back
+RELAX_ROUNDS = 8  # measured moves before giving up relaxing altogether (never seen)
+
+
+def _meet(sheet: _Sheet, a: np.ndarray, b: np.ndarray, where: np.ndarray, room: Room) -> np.ndarray:
+    """Whether the curves of points ``a`` and ``b`` end at one spot that ``where`` lies near
+    (within its ring): curves run together there by nature."""
+    e, f = sheet.curve[a], sheet.curve[b]
+    out = np.zeros(len(a), dtype=bool)
+    for end in (0, 1):
+        s = sheet.ends[e, end]
+        shared = (s >= 0) & ((sheet.ends[f, 0] == s) | (sheet.ends[f, 1] == s))
+        out |= shared & (np.hypot(*(where - sheet.spots[s]).T) < room.spot_apart)
+    return out
+
+
+def _home(sheet: _Sheet, at: np.ndarray, spot: np.ndarray, room: Room) -> np.ndarray:
+    """Whether ``spot`` is an end of the curve of point ``at``, no further along the curve
+    than two rings' width: near its own spot a curve may run in (it ends there)."""
+    e = sheet.curve[at]
+    return ((sheet.ends[e, 0] == spot) & (sheet.from_start[at] < 2 * room.spot_apart)) | (
+        (sheet.ends[e, 1] == spot) & (sheet.to_end[at] < 2 * room.spot_apart)
+    )
+
+
+def _rounded(sheet: _Sheet, room: Room) -> tuple[np.ndarray, ...]:
+    """Pass 2: every corner cut as deep as its room allows, sampled so a rounded corner turns
+    at most :data:`SAMPLE_TURN` per sample; one (n, 2) array per curve."""
+    c = _Corners.of(sheet)
+    need = np.minimum(c.need, room.most)
+    arms = c.arms()
+    pieces = [(arms[0], c.v), (c.v, arms[1])]
+    limit = np.minimum(
+        _curve_limit(sheet, room, need, c.v, c.reach, pieces, c.at, c.at - 1, c.at),
+        _spot_limit(sheet, room, need, c.v, c.reach, pieces, c.at),
+    )
+    delta = np.clip(np.minimum(need, limit), 0.0, None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cut = np.minimum(c.reach, 4 * delta / np.sin(c.turn))
+    keep = cut > 0
+    at, v, u, w, turn, cut = c.at[keep], c.v[keep], c.u[keep], c.w[keep], c.turn[keep], cut[keep]
+    steps = np.ceil(turn / SAMPLE_TURN).astype(np.int64)
+    rows = np.ones(len(sheet.p), dtype=np.int64)
+    rows[at] = steps + 1
+    out = np.repeat(sheet.p, rows, axis=0)
+    # Sampled by direction: the tangent (1-t)·u + t·w points at angle f·θ from u where
+    # t = sin fθ / (sin fθ + sin (1-f)θ).
+    k = np.repeat(np.arange(len(at)), steps + 1)
+    j = np.arange(len(k)) - np.repeat(np.cumsum(steps + 1) - steps - 1, steps + 1)
+    f, th = j / steps[k], turn[k]
+    sa, sb = np.sin(f * th), np.sin((1 - f) * th)
+    t = (sa / (sa + sb))[:, None]
+    first_row = np.cumsum(rows) - rows
+    out[first_row[at][k] + j] = v[k] + cut[k, None] * (t * t * w[k] - (1 - t) ** 2 * u[k])
+    # Where two cuts meet, the point comes twice: keep one.
+    curve = np.repeat(sheet.curve, rows)
+    fresh = np.ones(len(out), dtype=bool)
+    fresh[1:] = (np.abs(np.diff(out, axis=0)).max(axis=1) > 1e-9) | (np.diff(curve) != 0)
+    out, curve = out[fresh], curve[fresh]
+    counts = np.bincount(curve, minlength=len(sheet.sizes))
+    return tuple(np.split(out, np.cumsum(counts)[:-1]))
+
+
+@dataclass(frozen=True)
+class _Corners:
+    """The inner points worth rounding, over all curves."""
+
+    at: np.ndarray  # index of the point
+    v: np.ndarray  # the point
+    u: np.ndarray  # unit direction coming in
+    w: np.ndarray  # unit direction going out
+    turn: np.ndarray  # the turn θ, radians in (0, π)
+    reach: np.ndarray  # the longest cut: half the shorter segment
+    need: np.ndarray  # how far the longest cut strays from the polyline
+
+    @classmethod
+    def of(cls, sheet: _Sheet) -> _Corners:
+        p, sizes = sheet.p, sheet.sizes
+        inner = np.ones(len(p), dtype=bool)
+        starts = np.cumsum(sizes) - sizes
+        inner[starts] = False
+        inner[starts + sizes - 1] = False
+        at = np.nonzero(inner)[0]
+        v = p[at]
+        din, dout = v - p[at - 1], p[at + 1] - v
+        lin, lout = np.hypot(*din.T), np.hypot(*dout.T)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u, w = din / lin[:, None], dout / lout[:, None]
+        turn = np.arctan2(np.abs(_cross(u, w)), np.einsum("ij,ij->i", u, w))
+        keep = (np.minimum(lin, lout) > 0) & (turn > MIN_TURN) & (turn < MAX_TURN)
+        reach = np.minimum(lin, lout)[keep] / 2
+        turn = turn[keep]
+        need = reach * np.sin(turn) / 4
+        return cls(at[keep], v[keep], u[keep], w[keep], turn, reach, need)
+
+    def arms(self) -> tuple[np.ndarray, np.ndarray]:
+        """The far ends of the longest cut: on the segment in, and on the segment out."""
+        r = self.reach[:, None]
+        return self.v - self.u * r, self.v + self.w * r
+
+
+def _curve_limit(
+    sheet: _Sheet,
+    room: Room,
+    need: np.ndarray,
+    centre: np.ndarray,
+    span: np.ndarray,
+    pieces: list[tuple[np.ndarray, np.ndarray]],
+    at: np.ndarray,
+    own_from: np.ndarray,
+    own_to: np.ndarray,
+) -> np.ndarray:
+    """How far each moving part may stray for the curves near it (they stray as much). A
+    part is the segments ``pieces`` (within ``span`` of ``centre``, ``at`` a point of it); it
+    wants to stray ``need``. The segments starting at points ``own_from``..``own_to`` are its
+    own or its neighbours along its curve, which move with it, and do not count."""
+    # The clearance beyond which more room does not matter for this part.
+    enough = np.where(need <= room.shrink / 2, room.least, room.apart) + 2 * need
+    seg = sheet.seg
+    q0, q1 = sheet.p[seg], sheet.p[seg + 1]
+    half = np.hypot(*(q1 - q0).T) / 2
+    i, j = _near((q0 + q1) / 2, half, centre, span + enough)
+    keep = (seg[j] < own_from[i]) | (seg[j] > own_to[i])
+    i, j = i[keep], j[keep]
+    d = np.min([_seg_dist(a[i], b[i], q0[j], q1[j]) for a, b in pieces], axis=0)
+    meet = _meet(sheet, at[i], seg[j], centre[i], room)
+    least = (d - room.least) / 2
+    visual = np.minimum(least, np.maximum(room.shrink / 2, (d - room.apart) / 2))
+    out = np.full(len(centre), np.inf)
+    np.minimum.at(out, i, np.where(meet, least, visual))
+    return out
+
+
+def _spot_limit(
+    sheet: _Sheet,
+    room: Room,
+    need: np.ndarray,
+    centre: np.ndarray,
+    span: np.ndarray,
+    pieces: list[tuple[np.ndarray, np.ndarray]],
+    at: np.ndarray,
+) -> np.ndarray:
+    """How far each moving part (as in :func:`_curve_limit`; ``at``: a point of it) may
+    stray for the spots near it. A curve's own end spot counts like any other once the curve
+    has gone two rings' width away from it (a loop coming back); before, only ``least``."""
+    out = np.full(len(centre), np.inf)
+    if not len(sheet.spots):
+        return out
+    enough = np.where(need <= room.shrink, room.least, room.spot_apart) + need
+    i, j = _near(sheet.spots, np.zeros(len(sheet.spots)), centre, span + enough)
+    s = sheet.spots[j]
+    d = np.min([_point_seg_dist(s, a[i], b[i]) for a, b in pieces], axis=0)
+    home = _home(sheet, at[i], j, room)
+    least = d - room.least
+    visual = np.minimum(least, np.maximum(room.shrink, d - sheet.keep_out[j]))
+    np.minimum.at(out, i, np.where(home, least, visual))
+    return out
+
+
+def _near(
+    centres: np.ndarray, half: np.ndarray, at: np.ndarray, reach: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (i, j) where segment ``j`` (its middle ``centres[j]``, half length ``half[j]``)
+    may come within ``reach[i]`` of point ``at[i]``. The points are queried in two groups by
+    reach, so the few far-reaching ones do not widen every query."""
+    if not len(centres) or not len(at):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    tree = cKDTree(centres)
+    order = np.argsort(reach)
+    found_i, found_j = [], []
+    for rows in np.array_split(order, 2):
+        if not len(rows):
+            continue
+        got = cKDTree(at[rows]).sparse_distance_matrix(
+            tree, float(reach[rows].max() + half.max()), output_type="ndarray"
+        )
+        i, j = rows[got["i"]], got["j"].astype(np.int64)
+        keep = got["v"] <= reach[i] + half[j]
+        found_i.append(i[keep])
+        found_j.append(j[keep])
+    return np.concatenate(found_i), np.concatenate(found_j)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+
+
+def _point_seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from points ``q`` to segments ``ab`` (row by row)."""
+    ab = b - a
+    den = np.einsum("ij,ij->i", ab, ab)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(den > 0, np.einsum("ij,ij->i", q - a, ab) / den, 0.0)
+    return np.hypot(*(q - a - ab * np.clip(t, 0.0, 1.0)[:, None]).T)
+
+
+def _seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+    """Distance between segments p0p1 and q0q1 (row by row; zero when they cross)."""
+    crossing = (_cross(q1 - q0, p0 - q0) * _cross(q1 - q0, p1 - q0) < 0) & (
+        _cross(p1 - p0, q0 - p0) * _cross(p1 - p0, q1 - p0) < 0
+    )
+    d = np.minimum(
+        np.minimum(_point_seg_dist(p0, q0, q1), _point_seg_dist(p1, q0, q1)),
+        np.minimum(_point_seg_dist(q0, p0, p1), _point_seg_dist(q1, p0, p1)),
+    )
+    d[crossing] = 0.0
+    return d
 
 
 def _dashes(line: list[Point], dash: float, gap: float) -> list[list[Point]]:
@@ -298,7 +707,7 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     lay, fit = layout(shown, view)
     img = _paper(lay).copy()
     drawing = shown.drawing
-    curves = [[fit((float(x), float(y))) for x, y in c.points] for c in drawing.curves]
+    curves = [fit.array(c) for c in smooth_curves(drawing, Room.of(lay, fit.k))]
     mark = trial is not None or (view.get("last", True) and game.ply > 0)
     spot, newest = _newest(drawing) if mark else (None, [])
     _stroke(img, [c for i, c in enumerate(curves) if i not in newest], lay.curve_width, INK)
