@@ -222,13 +222,15 @@ def _stroke(img: Image.Image, lines: Sequence[Any], width: float, fg: Any) -> No
     big = Image.new("L", ((x1 - x0) * ss, (y1 - y0) * ss), 0)
     d = ImageDraw.Draw(big)
     w = max(1, round(width * ss))
-    for a in arrays:
-        pts = (a - (x0, y0)) * ss
-        d.line(pts.ravel().tolist(), fill=255, width=w)
-        # Round caps, and round joints where the line bends enough for a notch to show
-        # (Pillow's own joint="curve" is Python-heavy and the curves have many vertices).
-        for px, py in [pts[0], pts[-1], *_bends(pts)]:
-            d.ellipse((px - w / 2, py - w / 2, px + w / 2, py + w / 2), fill=255)
+    pts = (every - (x0, y0)) * ss
+    ends = np.cumsum([len(a) for a in arrays])
+    starts = ends - [len(a) for a in arrays]
+    for part in np.split(pts, ends[:-1]):
+        d.line(part.ravel().tolist(), fill=255, width=w)
+    # Round caps, and round joints where a line bends enough for a notch to show (Pillow's
+    # own joint="curve" is Python-heavy and the curves have many vertices).
+    for px, py in np.concatenate([pts[starts], pts[ends - 1], _bends(pts, starts, ends)]).tolist():
+        d.ellipse((px - w / 2, py - w / 2, px + w / 2, py + w / 2), fill=255)
     cover = big.reduce(ss)
     style = ink(fg)
     img.paste(cover.point(style.lut), (x0, y0), cover.point(style.mask))
@@ -237,13 +239,16 @@ def _stroke(img: Image.Image, lines: Sequence[Any], width: float, fg: Any) -> No
 BEND_COS = math.cos(math.radians(20))  # sharper turns than this get a round joint
 
 
-def _bends(pts: np.ndarray) -> np.ndarray:
-    """The inner vertices of a polyline where it turns by more than 20 degrees."""
+def _bends(pts: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The inner vertices of polylines (concatenated in ``pts``, line ``k`` from
+    ``starts[k]`` up to ``ends[k]``) where they turn by more than 20 degrees."""
     d = np.diff(pts, axis=0)
-    u, v = d[:-1], d[1:]
-    norm = np.hypot(*u.T) * np.hypot(*v.T)
-    dot = np.einsum("ij,ij->i", u, v)
-    return pts[1:-1][(norm > 0) & (dot < BEND_COS * norm)]
+    u, v = d[:-1], d[1:]  # into and out of pts[1:-1]
+    norm = _length(*u.T) * _length(*v.T)
+    turns = (norm > 0) & (u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] < BEND_COS * norm)
+    edge = np.concatenate([starts, ends - 1]) - 1  # line ends are no joints
+    turns[edge[(edge >= 0) & (edge < len(turns))]] = False
+    return pts[1:-1][turns]
 
 
 # -- smooth curves ----------------------------------------------------------------------------
@@ -299,9 +304,10 @@ class Room:
 
 
 RING_REACH = 1.54  # the outer edge of a spot's lives' arcs, in spot radii (see _spot)
-MIN_TURN = math.radians(0.5)  # flatter corners are left alone
 MAX_TURN = math.radians(179)  # a curve folding back on itself has no corner to cut
-SAMPLE_TURN = math.radians(5)  # a rounded corner turns at most this much per sample
+KINK = math.radians(4)  # flatter corners are left as they are (a kink this small does not show)
+SAMPLE_TURN = math.radians(8)  # a rounded corner turns at most this much per sample (a chord
+# then strays under 0.25 px from the arc for radii up to 100 px)
 
 
 def smooth_curves(drawing: Any, room: Room) -> tuple[np.ndarray, ...]:
@@ -348,7 +354,7 @@ def _smoothed(
 
 @dataclass(frozen=True)
 class _Sheet:
-    """A drawing as arrays: every curve's points concatenated."""
+    """A drawing as arrays: every curve's points concatenated, and its segments."""
 
     p: np.ndarray  # the points
     sizes: np.ndarray  # how many points each curve has
@@ -356,9 +362,11 @@ class _Sheet:
     keep_out: np.ndarray  # how far from each spot a curve not ending there keeps
     ends: np.ndarray  # (curves, 2): the spot at each end of each curve (-1: none)
     curve: np.ndarray  # the curve of each point
-    seg: np.ndarray  # the segments: segment k runs from point seg[k] to seg[k] + 1
     from_start: np.ndarray  # length along its curve from its first point, per point
     to_end: np.ndarray  # the same to its curve's last point
+    seg: np.ndarray  # the segments: segment k runs from point seg[k] to seg[k] + 1
+    mid: np.ndarray  # the middle of each segment
+    half: np.ndarray  # half the length of each segment
 
     @classmethod
     def of(
@@ -370,27 +378,93 @@ class _Sheet:
         ends: np.ndarray,
     ) -> _Sheet:
         curve = np.repeat(np.arange(len(sizes)), sizes)
-        step = np.hypot(*np.diff(p, axis=0).T)
+        step = _length(*np.diff(p, axis=0).T)
         step[np.diff(curve) != 0] = 0.0
         along = np.concatenate([[0.0], np.cumsum(step)])
         starts = np.cumsum(sizes) - sizes
         from_start = along - np.repeat(along[starts], sizes)
         to_end = np.repeat(along[starts + sizes - 1], sizes) - along
         seg = np.nonzero(np.diff(curve) == 0)[0]
-        return cls(p, sizes, spots, keep_out, ends, curve, seg, from_start, to_end)
+        mid, half = (p[seg] + p[seg + 1]) / 2, step[seg] / 2
+        return cls(p, sizes, spots, keep_out, ends, curve, from_start, to_end, seg, mid, half)
 
     def moved(self, p: np.ndarray) -> _Sheet:
         return _Sheet.of(p, self.sizes, self.spots, self.keep_out, self.ends)
+
+    def pairs(self, extra: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Segment pairs (i, j) that may come within ``max(extra[i], extra[j])`` of each
+        other, judged by their middles; segments with no ``extra`` only as the second of a
+        pair. Long segments are searched in pieces (they would widen every query), and the
+        segments by their reach in two groups (the few far-reaching ones apart)."""
+        none = np.zeros(0, dtype=np.int64)
+        if len(self.seg) < 2 or not np.any(extra > 0):
+            return none, none
+        cap = 1.5 * float(np.median(self.half)) + 1e-9
+        n = np.ceil(self.half / cap).astype(np.int64)
+        n[n < 1] = 1
+        owner = np.repeat(np.arange(len(self.seg)), n)
+        k = np.arange(len(owner)) - np.repeat(np.cumsum(n) - n, n)
+        a, b = self.p[self.seg][owner], self.p[self.seg + 1][owner]
+        mid = a + (b - a) * ((k + 0.5) / n[owner])[:, None]
+        half, reach = (self.half / n)[owner], extra[owner]
+        tree = cKDTree(mid)
+        found_i, found_j = [], []
+        active = np.nonzero(reach > 0)[0]
+        for rows in np.array_split(active[np.argsort(reach[active])], 2):
+            if not len(rows):
+                continue
+            got = cKDTree(mid[rows]).sparse_distance_matrix(
+                tree, 2 * float(half.max()) + float(reach[rows].max()), output_type="ndarray"
+            )
+            pi, pj = rows[got["i"]], got["j"].astype(np.int64)
+            # Each pair once: from the piece that reaches further (its query surely found it).
+            first = (reach[pi] > reach[pj]) | ((reach[pi] == reach[pj]) & (pi < pj))
+            keep = first & (got["v"] <= half[pi] + half[pj] + reach[pi])
+            found_i.append(owner[pi[keep]])
+            found_j.append(owner[pj[keep]])
+        i, j = np.concatenate(found_i), np.concatenate(found_j)
+        keep = i != j
+        return i[keep], j[keep]  # a pair of long segments may come more than once
+
+    def spot_pairs(self, at: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs (k, s): spot ``s`` within ``reach[k]`` of the point ``at[k]``."""
+        if not len(self.spots) or not len(at):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        got = cKDTree(at).sparse_distance_matrix(
+            cKDTree(self.spots), float(reach.max()), output_type="ndarray"
+        )
+        k, s = got["i"].astype(np.int64), got["j"].astype(np.int64)
+        keep = got["v"] <= reach[k]
+        return k[keep], s[keep]
+
+    def meet(self, a: np.ndarray, b: np.ndarray, where: np.ndarray, room: Room) -> np.ndarray:
+        """Whether the curves of points ``a`` and ``b`` end at one spot that ``where`` lies
+        near (within its ring): curves run together there by nature."""
+        e, f = self.curve[a], self.curve[b]
+        out = np.zeros(len(a), dtype=bool)
+        for end in (0, 1):
+            s = self.ends[e, end]
+            shared = (s >= 0) & ((self.ends[f, 0] == s) | (self.ends[f, 1] == s))
+            out |= shared & (_length(*(where - self.spots[s]).T) < room.spot_apart)
+        return out
+
+    def home(self, at: np.ndarray, spot: np.ndarray, room: Room) -> np.ndarray:
+        """Whether ``spot`` is an end of the curve of point ``at``, no further along the
+        curve than two rings' width: near its own spot a curve may run in (it ends there)."""
+        e = self.curve[at]
+        return ((self.ends[e, 0] == spot) & (self.from_start[at] < 2 * room.spot_apart)) | (
+            (self.ends[e, 1] == spot) & (self.to_end[at] < 2 * room.spot_apart)
+        )
 
 
 def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
     """Pass 1: inner points moved towards two rounds of neighbour averaging (at most
     ``room.most``); the points at and next to the ends stay. The moved drawing is measured
     against the old: where two segments, or a segment and a spot, would break a gap rule,
-    the moving points of the pair step back (half, a quarter, not at all) and it is measured
+    the moving points of the pair step back (to 40%, then not at all) and it is measured
     again, so every pair that moved is checked as it is drawn, and a pair that did not move
     is the engine's own."""
-    p = sheet.p
+    p, seg = sheet.p, sheet.seg
     along = np.arange(len(p)) - np.repeat(np.cumsum(sheet.sizes) - sheet.sizes, sheet.sizes)
     free = np.nonzero((along >= 2) & (along <= np.repeat(sheet.sizes, sheet.sizes) - 3))[0]
     if not len(free):
@@ -401,31 +475,34 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
         t[free] = (target[free - 1] + 2 * target[free] + target[free + 1]) / 4
         target = t
     move = target - p
-    size = np.hypot(*move.T)
+    size = _length(*move.T)
     with np.errstate(divide="ignore", invalid="ignore"):
         move *= np.where(size > room.most, room.most / size, 1.0)[:, None]
-    seg = sheet.seg
-    q0, q1 = p[seg], p[seg + 1]
-    half = np.hypot(*(q1 - q0).T) / 2
-    mid = (q0 + q1) / 2
-    # Segment pairs a move could bring under a rule's gap (each pair once, not neighbours).
-    i, j = _near(mid, half, mid, half + room.apart + 2 * room.most)
-    keep = (i < j) & ((sheet.curve[seg[i]] != sheet.curve[seg[j]]) | (seg[j] - seg[i] > 1))
+    move[size < room.least] = 0.0  # too little to see
+    size = _length(*move.T)
+    shift = np.maximum(size[seg], size[seg + 1])  # how far each segment may move
+    # Segment pairs a move could bring under a rule's gap (not neighbours along a curve).
+    i, j = sheet.pairs(np.where(shift > 0, room.apart + 2 * shift, 0.0))
+    keep = (sheet.curve[seg[i]] != sheet.curve[seg[j]]) | (np.abs(seg[j] - seg[i]) > 1)
+    keep &= (shift[i] > 0) | (shift[j] > 0)
     i, j = i[keep], j[keep]
+    q0, q1 = p[seg], p[seg + 1]
     before = _seg_dist(q0[i], q1[i], q0[j], q1[j])
-    meet = _meet(sheet, seg[i], seg[j], mid[i], room)
     floor = np.minimum(before, room.least)
-    floor = np.where(meet, floor, np.maximum(floor, np.minimum(before, room.apart) - room.shrink))
+    visual = np.maximum(floor, np.minimum(before, room.apart) - room.shrink)
+    keep = before - shift[i] - shift[j] < visual  # the others hold whatever moves
+    i, j, floor, visual = i[keep], j[keep], floor[keep], visual[keep]
+    floor = np.where(sheet.meet(seg[i], seg[j], sheet.mid[i], room), floor, visual)
     # Segment and spot pairs likewise.
-    k, s = _near(sheet.spots, np.zeros(len(sheet.spots)), mid, half + room.spot_apart + room.most)
+    moving = np.nonzero(shift > 0)[0]
+    k, s = sheet.spot_pairs(sheet.mid[moving], sheet.half[moving] + room.spot_apart + shift[moving])
+    k = moving[k]
     spot_before = _point_seg_dist(sheet.spots[s], q0[k], q1[k])
     spot_floor = np.minimum(spot_before, room.least)
-    home = _home(sheet, seg[k], s, room)
-    spot_floor = np.where(
-        home,
-        spot_floor,
-        np.maximum(spot_floor, np.minimum(spot_before, sheet.keep_out[s]) - room.shrink),
-    )
+    visual = np.maximum(spot_floor, np.minimum(spot_before, sheet.keep_out[s]) - room.shrink)
+    spot_floor = np.where(sheet.home(seg[k], s, room), spot_floor, visual)
+    keep = spot_before - shift[k] < spot_floor
+    k, s, spot_floor = k[keep], s[keep], spot_floor[keep]
     step = np.zeros(len(p), dtype=np.int64)
     for _ in range(RELAX_ROUNDS):
         new = p + move * BACK_OFF[step][:, None]
@@ -433,36 +510,15 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
         bad = _seg_dist(n0[i], n1[i], n0[j], n1[j]) < floor
         bad_spot = _point_seg_dist(sheet.spots[s], n0[k], n1[k]) < spot_floor
         points = np.concatenate([seg[i[bad]], seg[j[bad]], seg[k[bad_spot]]])
-        points = np.concatenate([points, points + 1])
         if not len(points):
             return sheet.moved(new)
+        points = np.concatenate([points, points + 1])
         step[points] = np.minimum(step[points] + 1, len(BACK_OFF) - 1)
     return sheet
 
 
-BACK_OFF = np.array([1.0, 0.5, 0.25, 0.0])  # how far a point moves after each step back
+BACK_OFF = np.array([1.0, 0.4, 0.0])  # how far a point moves after each step back
 RELAX_ROUNDS = 8  # measured moves before giving up relaxing altogether (never seen)
-
-
-def _meet(sheet: _Sheet, a: np.ndarray, b: np.ndarray, where: np.ndarray, room: Room) -> np.ndarray:
-    """Whether the curves of points ``a`` and ``b`` end at one spot that ``where`` lies near
-    (within its ring): curves run together there by nature."""
-    e, f = sheet.curve[a], sheet.curve[b]
-    out = np.zeros(len(a), dtype=bool)
-    for end in (0, 1):
-        s = sheet.ends[e, end]
-        shared = (s >= 0) & ((sheet.ends[f, 0] == s) | (sheet.ends[f, 1] == s))
-        out |= shared & (np.hypot(*(where - sheet.spots[s]).T) < room.spot_apart)
-    return out
-
-
-def _home(sheet: _Sheet, at: np.ndarray, spot: np.ndarray, room: Room) -> np.ndarray:
-    """Whether ``spot`` is an end of the curve of point ``at``, no further along the curve
-    than two rings' width: near its own spot a curve may run in (it ends there)."""
-    e = sheet.curve[at]
-    return ((sheet.ends[e, 0] == spot) & (sheet.from_start[at] < 2 * room.spot_apart)) | (
-        (sheet.ends[e, 1] == spot) & (sheet.to_end[at] < 2 * room.spot_apart)
-    )
 
 
 def _rounded(sheet: _Sheet, room: Room) -> tuple[np.ndarray, ...]:
@@ -470,13 +526,7 @@ def _rounded(sheet: _Sheet, room: Room) -> tuple[np.ndarray, ...]:
     at most :data:`SAMPLE_TURN` per sample; one (n, 2) array per curve."""
     c = _Corners.of(sheet)
     need = np.minimum(c.need, room.most)
-    arms = c.arms()
-    pieces = [(arms[0], c.v), (c.v, arms[1])]
-    limit = np.minimum(
-        _curve_limit(sheet, room, need, c.v, c.reach, pieces, c.at, c.at - 1, c.at),
-        _spot_limit(sheet, room, need, c.v, c.reach, pieces, c.at),
-    )
-    delta = np.clip(np.minimum(need, limit), 0.0, None)
+    delta = np.clip(np.minimum(need, _corner_limit(sheet, room, c, need)), 0.0, None)
     with np.errstate(divide="ignore", invalid="ignore"):
         cut = np.minimum(c.reach, 4 * delta / np.sin(c.turn))
     keep = cut > 0
@@ -525,102 +575,63 @@ class _Corners:
         at = np.nonzero(inner)[0]
         v = p[at]
         din, dout = v - p[at - 1], p[at + 1] - v
-        lin, lout = np.hypot(*din.T), np.hypot(*dout.T)
+        lin, lout = _length(*din.T), _length(*dout.T)
         with np.errstate(divide="ignore", invalid="ignore"):
             u, w = din / lin[:, None], dout / lout[:, None]
         turn = np.arctan2(np.abs(_cross(u, w)), np.einsum("ij,ij->i", u, w))
-        keep = (np.minimum(lin, lout) > 0) & (turn > MIN_TURN) & (turn < MAX_TURN)
+        keep = (np.minimum(lin, lout) > 0) & (turn > KINK) & (turn < MAX_TURN)
         reach = np.minimum(lin, lout)[keep] / 2
         turn = turn[keep]
         need = reach * np.sin(turn) / 4
         return cls(at[keep], v[keep], u[keep], w[keep], turn, reach, need)
 
-    def arms(self) -> tuple[np.ndarray, np.ndarray]:
-        """The far ends of the longest cut: on the segment in, and on the segment out."""
-        r = self.reach[:, None]
-        return self.v - self.u * r, self.v + self.w * r
 
-
-def _curve_limit(
-    sheet: _Sheet,
-    room: Room,
-    need: np.ndarray,
-    centre: np.ndarray,
-    span: np.ndarray,
-    pieces: list[tuple[np.ndarray, np.ndarray]],
-    at: np.ndarray,
-    own_from: np.ndarray,
-    own_to: np.ndarray,
-) -> np.ndarray:
-    """How far each moving part may stray for the curves near it (they stray as much). A
-    part is the segments ``pieces`` (within ``span`` of ``centre``, ``at`` a point of it); it
-    wants to stray ``need``. The segments starting at points ``own_from``..``own_to`` are its
-    own or its neighbours along its curve, which move with it, and do not count."""
-    # The clearance beyond which more room does not matter for this part.
+def _corner_limit(sheet: _Sheet, room: Room, c: _Corners, need: np.ndarray) -> np.ndarray:
+    """How far each corner's piece may stray: for the curves near it (whose pieces stray as
+    much), measured from the longest cut [a, v] ∪ [v, b] to every segment but the two it
+    joins, and for the spots near it."""
+    arm_in, arm_out = c.v - c.u * c.reach[:, None], c.v + c.w * c.reach[:, None]
+    seg, q0, q1 = sheet.seg, sheet.p[sheet.seg], sheet.p[sheet.seg + 1]
+    # Room beyond which more does not matter; found through the segments the corner joins.
     enough = np.where(need <= room.shrink / 2, room.least, room.apart) + 2 * need
-    seg = sheet.seg
-    q0, q1 = sheet.p[seg], sheet.p[seg + 1]
-    half = np.hypot(*(q1 - q0).T) / 2
-    i, j = _near((q0 + q1) / 2, half, centre, span + enough)
-    keep = (seg[j] < own_from[i]) | (seg[j] > own_to[i])
-    i, j = i[keep], j[keep]
-    d = np.min([_seg_dist(a[i], b[i], q0[j], q1[j]) for a, b in pieces], axis=0)
-    meet = _meet(sheet, at[i], seg[j], centre[i], room)
+    corner_of = np.full(len(sheet.p), -1)
+    corner_of[c.at] = np.arange(len(c.at))
+    reach = np.zeros(len(seg))
+    seg_in, seg_out = np.searchsorted(seg, c.at - 1), np.searchsorted(seg, c.at)
+    np.maximum.at(reach, seg_in, enough)
+    np.maximum.at(reach, seg_out, enough)
+    i, j = sheet.pairs(reach)
+    near, other = np.concatenate([i, j]), np.concatenate([j, i])
+    ci = np.concatenate([corner_of[seg[near]], corner_of[seg[near] + 1]])
+    sj = np.concatenate([other, other])
+    keep = (ci >= 0) & (seg[sj] != c.at[ci] - 1) & (seg[sj] != c.at[ci])
+    ci, sj = ci[keep], sj[keep]
+    keep = _length(*(c.v[ci] - sheet.mid[sj]).T) <= c.reach[ci] + enough[ci] + sheet.half[sj]
+    ci, sj = ci[keep], sj[keep]
+    d = np.minimum(
+        _seg_dist(arm_in[ci], c.v[ci], q0[sj], q1[sj]),
+        _seg_dist(c.v[ci], arm_out[ci], q0[sj], q1[sj]),
+    )
     least = (d - room.least) / 2
     visual = np.minimum(least, np.maximum(room.shrink / 2, (d - room.apart) / 2))
-    out = np.full(len(centre), np.inf)
-    np.minimum.at(out, i, np.where(meet, least, visual))
-    return out
-
-
-def _spot_limit(
-    sheet: _Sheet,
-    room: Room,
-    need: np.ndarray,
-    centre: np.ndarray,
-    span: np.ndarray,
-    pieces: list[tuple[np.ndarray, np.ndarray]],
-    at: np.ndarray,
-) -> np.ndarray:
-    """How far each moving part (as in :func:`_curve_limit`; ``at``: a point of it) may
-    stray for the spots near it. A curve's own end spot counts like any other once the curve
-    has gone two rings' width away from it (a loop coming back); before, only ``least``."""
-    out = np.full(len(centre), np.inf)
-    if not len(sheet.spots):
-        return out
+    out = np.full(len(c.at), np.inf)
+    np.minimum.at(out, ci, np.where(sheet.meet(c.at[ci], seg[sj], c.v[ci], room), least, visual))
+    # Spots: they stay, so the piece may come all of its allowance nearer.
     enough = np.where(need <= room.shrink, room.least, room.spot_apart) + need
-    i, j = _near(sheet.spots, np.zeros(len(sheet.spots)), centre, span + enough)
-    s = sheet.spots[j]
-    d = np.min([_point_seg_dist(s, a[i], b[i]) for a, b in pieces], axis=0)
-    home = _home(sheet, at[i], j, room)
+    ck, s = sheet.spot_pairs(c.v, c.reach + enough)
+    spot = sheet.spots[s]
+    d = np.minimum(
+        _point_seg_dist(spot, arm_in[ck], c.v[ck]), _point_seg_dist(spot, c.v[ck], arm_out[ck])
+    )
     least = d - room.least
-    visual = np.minimum(least, np.maximum(room.shrink, d - sheet.keep_out[j]))
-    np.minimum.at(out, i, np.where(home, least, visual))
+    visual = np.minimum(least, np.maximum(room.shrink, d - sheet.keep_out[s]))
+    np.minimum.at(out, ck, np.where(sheet.home(c.at[ck], s, room), least, visual))
     return out
 
 
-def _near(
-    centres: np.ndarray, half: np.ndarray, at: np.ndarray, reach: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (i, j) where segment ``j`` (its middle ``centres[j]``, half length ``half[j]``)
-    may come within ``reach[i]`` of point ``at[i]``. The points are queried in two groups by
-    reach, so the few far-reaching ones do not widen every query."""
-    if not len(centres) or not len(at):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    tree = cKDTree(centres)
-    order = np.argsort(reach)
-    found_i, found_j = [], []
-    for rows in np.array_split(order, 2):
-        if not len(rows):
-            continue
-        got = cKDTree(at[rows]).sparse_distance_matrix(
-            tree, float(reach[rows].max() + half.max()), output_type="ndarray"
-        )
-        i, j = rows[got["i"]], got["j"].astype(np.int64)
-        keep = got["v"] <= reach[i] + half[j]
-        found_i.append(i[keep])
-        found_j.append(j[keep])
-    return np.concatenate(found_i), np.concatenate(found_j)
+def _length(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The length of vectors (x, y): np.hypot is several times slower."""
+    return np.sqrt(x * x + y * y)
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -629,23 +640,20 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _point_seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Distance from points ``q`` to segments ``ab`` (row by row)."""
-    ab = b - a
-    den = np.einsum("ij,ij->i", ab, ab)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(den > 0, np.einsum("ij,ij->i", q - a, ab) / den, 0.0)
-    return np.hypot(*(q - a - ab * np.clip(t, 0.0, 1.0)[:, None]).T)
+    (ux, uy), (vx, vy) = (b - a).T, (q - a).T  # column by column: sums along rows are slow
+    t = np.clip((ux * vx + uy * vy) / np.maximum(ux * ux + uy * uy, 1e-300), 0.0, 1.0)
+    return _length(vx - ux * t, vy - uy * t)
 
 
 def _seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
-    """Distance between segments p0p1 and q0q1 (row by row; zero when they cross)."""
-    crossing = (_cross(q1 - q0, p0 - q0) * _cross(q1 - q0, p1 - q0) < 0) & (
-        _cross(p1 - p0, q0 - p0) * _cross(p1 - p0, q1 - p0) < 0
-    )
-    d = np.minimum(
-        np.minimum(_point_seg_dist(p0, q0, q1), _point_seg_dist(p1, q0, q1)),
-        np.minimum(_point_seg_dist(q0, p0, p1), _point_seg_dist(q1, p0, p1)),
-    )
-    d[crossing] = 0.0
+    """Distance between segments p0p1 and q0q1 (row by row; zero when they cross): the
+    four end-to-segment distances and orientations, computed in one go."""
+    n = len(p0)
+    q = np.concatenate([p0, p1, q0, q1])
+    a, b = np.concatenate([q0, q0, p0, p0]), np.concatenate([q1, q1, p1, p1])
+    d = _point_seg_dist(q, a, b).reshape(4, n).min(axis=0)
+    side = _cross(b - a, q - a).reshape(4, n)
+    d[(side[0] * side[1] < 0) & (side[2] * side[3] < 0)] = 0.0
     return d
 
 
