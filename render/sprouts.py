@@ -13,8 +13,13 @@ What the renderer reads from the engine (``engine.sprouts.Game``):
   ``play(move)``: the candidate is played on a copy and the curves it adds are drawn as a
   dashed ghost.
 
-Curves are stroked into a coverage mask at twice the size and halved (supersampling), then
-mapped through a colour ramp; spots are cached sprites (number, lives as three arcs).
+The engine's polylines are drawn smoothed (:func:`smooth_curves`, cached per drawing): zigzags
+relaxed and corners rounded, each only as far as the room round it allows, so no two curves
+come closer than the picture shows apart (never touching), nor into a spot they do not end
+at; the ends and the stubs' directions stay. The newest curve, the dashed preview and the
+final picture all draw these. Curves are stroked into a coverage mask at twice the size and
+halved (supersampling), then mapped through a colour ramp; spots are cached sprites (number,
+lives as three arcs).
 """
 
 from __future__ import annotations
@@ -254,29 +259,32 @@ def _bends(pts: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
 # -- smooth curves ----------------------------------------------------------------------------
 #
 # The engine keeps each curve as a polyline with small zigzags. The picture smooths it in two
-# passes, each of which moves the curve only as far as the room round it allows:
+# passes; neither ever narrows a gap below what the rules below allow:
 #
 # 1. relaxing: every inner point moves towards where two rounds of neighbour averaging
-#    ([1, 2, 1] / 4) would put it, which takes out the zigzags; the points next to the ends
-#    stay, so each curve leaves its spots along its own stub (the stubs' angles are what
-#    separates curves at a spot);
+#    ([1, 2, 1] / 4) would put it, which takes out the zigzags; the points at and next to the
+#    ends stay, so each curve leaves its spots along its own stub (the stubs' angles are what
+#    separates curves at a spot). The moved segments are measured exactly against every
+#    segment and spot near enough to matter; the points of a pair that breaks a rule step
+#    back and are measured again, until none does (a pair where nothing moved is the
+#    engine's own, which holds).
 # 2. rounding: every corner ``v`` becomes a quadratic Bézier from ``a = v - L·u`` (on the
 #    segment coming in, direction ``u``) to ``b = v + L·w`` (going out), control point ``v``;
 #    it leaves ``a`` along ``u`` and reaches ``b`` along ``w``, so where two cuts meet the curve
 #    is smooth. A cut takes at most half a segment, so the ends and the stubs' directions stay.
+#    B(t) - v = L·(t²·w - (1-t)²·u) is t²·L·sin θ (θ: the turn) from the line of [a, v] with
+#    its foot on it, so the piece stays within δ = L·sin θ / 4 of the polyline (the worst is
+#    t = 1/2). Each corner's δ is bounded by its clearance ``c`` (from the longest cut to every
+#    other segment, its own curve's included, and to every spot): two pieces each within
+#    δ ≤ (c - least) / 2 of their polylines stay at least ``least`` apart, and a spot keeps
+#    ``c - δ``.
 #
-# How far each pass strays: a segment whose ends move at most μ₁ and μ₂ stays within
-# max(μ₁, μ₂) of where it was; a Bézier piece, B(t) - v = L·(t²·w - (1-t)²·u), is t²·L·sin θ
-# (θ: the turn) from the line of [a, v] with its foot on it, so it stays within
-# δ = L·sin θ / 4 of the polyline (the worst is t = 1/2). Each moving part gets an allowance
-# from what is near it before the pass: its clearance ``c`` to every other curve, to its own
-# curve beyond its neighbours, and to every spot. Two parts each within their allowance stay
-# apart by at least ``c - δ₁ - δ₂``; with δ ≤ (c - least) / 2 nothing that was further apart
-# than ``least`` comes closer than ``least``, and nothing closer moves, so curves never touch
-# or cross; a spot keeps ``c - δ ≥ least``. Within that, visible gaps are kept: curves at
-# least ``apart`` apart (a stroke and a half) stay so, a narrower gap loses at most
-# ``shrink``, and no curve runs into the ring of lives of a spot it does not end at. Round a
-# spot, curves that meet there run together by nature: there only ``least`` holds.
+# The rules, for every two segments and every segment and spot: nothing that was further
+# apart than ``least`` comes closer than ``least``, and nothing closer comes closer at all, so
+# curves never touch or cross; curves at least ``apart`` apart (a stroke and a half) stay so
+# and a narrower gap loses at most ``shrink``; no curve runs into the ring of lives of a spot
+# it does not end at (the body of a dead spot). Round a spot, the curves that meet there run
+# together by nature: between them only ``least`` holds.
 
 
 @dataclass(frozen=True)
@@ -470,7 +478,7 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
     if not len(free):
         return sheet
     target = p.copy()
-    for _ in range(2):
+    for _ in range(AVERAGING):
         t = target.copy()
         t[free] = (target[free - 1] + 2 * target[free] + target[free + 1]) / 4
         target = t
@@ -517,6 +525,7 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
     return sheet
 
 
+AVERAGING = 4  # rounds of neighbour averaging the relaxing aims at
 BACK_OFF = np.array([1.0, 0.4, 0.0])  # how far a point moves after each step back
 RELAX_ROUNDS = 8  # measured moves before giving up relaxing altogether (never seen)
 
