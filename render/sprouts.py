@@ -284,7 +284,8 @@ def _bends(pts: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
 # curves never touch or cross; curves at least ``apart`` apart (a stroke and a half) stay so
 # and a narrower gap loses at most ``shrink``; no curve runs into the ring of lives of a spot
 # it does not end at (the body of a dead spot). Round a spot, the curves that meet there run
-# together by nature: between them only ``least`` holds.
+# together by nature, and so do the parts of one curve close along it (a tight bend): between
+# them only ``least`` holds.
 
 
 @dataclass(frozen=True)
@@ -445,11 +446,13 @@ class _Sheet:
         keep = got["v"] <= reach[k]
         return k[keep], s[keep]
 
-    def meet(self, a: np.ndarray, b: np.ndarray, where: np.ndarray, room: Room) -> np.ndarray:
-        """Whether the curves of points ``a`` and ``b`` end at one spot that ``where`` lies
-        near (within its ring): curves run together there by nature."""
+    def together(self, a: np.ndarray, b: np.ndarray, where: np.ndarray, room: Room) -> np.ndarray:
+        """Whether the parts at points ``a`` and ``b`` run close by nature, so that only the
+        least gap holds between them: two curves that end at one spot ``where`` lies near
+        (within its ring), or one curve near itself along its length (a tight bend)."""
         e, f = self.curve[a], self.curve[b]
-        out = np.zeros(len(a), dtype=bool)
+        bend = np.abs(self.from_start[a] - self.from_start[b]) < BEND_LENGTH * room.apart
+        out = (e == f) & bend
         for end in (0, 1):
             s = self.ends[e, end]
             shared = (s >= 0) & ((self.ends[f, 0] == s) | (self.ends[f, 1] == s))
@@ -500,7 +503,7 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
     visual = np.maximum(floor, np.minimum(before, room.apart) - room.shrink)
     keep = before - shift[i] - shift[j] < visual  # the others hold whatever moves
     i, j, floor, visual = i[keep], j[keep], floor[keep], visual[keep]
-    floor = np.where(sheet.meet(seg[i], seg[j], sheet.mid[i], room), floor, visual)
+    floor = np.where(sheet.together(seg[i], seg[j], sheet.mid[i], room), floor, visual)
     # Segment and spot pairs likewise.
     moving = np.nonzero(shift > 0)[0]
     k, s = sheet.spot_pairs(sheet.mid[moving], sheet.half[moving] + room.spot_apart + shift[moving])
@@ -525,6 +528,7 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
     return sheet
 
 
+BEND_LENGTH = 4  # parts of one curve closer along it than this many `apart` make a bend
 AVERAGING = 4  # rounds of neighbour averaging the relaxing aims at
 BACK_OFF = np.array([1.0, 0.4, 0.0])  # how far a point moves after each step back
 RELAX_ROUNDS = 8  # measured moves before giving up relaxing altogether (never seen)
@@ -624,7 +628,9 @@ def _corner_limit(sheet: _Sheet, room: Room, c: _Corners, need: np.ndarray) -> n
     least = (d - room.least) / 2
     visual = np.minimum(least, np.maximum(room.shrink / 2, (d - room.apart) / 2))
     out = np.full(len(c.at), np.inf)
-    np.minimum.at(out, ci, np.where(sheet.meet(c.at[ci], seg[sj], c.v[ci], room), least, visual))
+    np.minimum.at(
+        out, ci, np.where(sheet.together(c.at[ci], seg[sj], c.v[ci], room), least, visual)
+    )
     # Spots: they stay, so the piece may come all of its allowance nearer.
     enough = np.where(need <= room.shrink, room.least, room.spot_apart) + need
     ck, s = sheet.spot_pairs(c.v, c.reach + enough)
