@@ -404,7 +404,7 @@ class _Sheet:
         """Segment pairs (i, j) that may come within ``max(extra[i], extra[j])`` of each
         other, judged by their middles; segments with no ``extra`` only as the second of a
         pair. Long segments are searched in pieces (they would widen every query), and the
-        segments by their reach in two groups (the few far-reaching ones apart)."""
+        segments in three groups by how far they reach (the few far-reaching ones apart)."""
         none = np.zeros(0, dtype=np.int64)
         if len(self.seg) < 2 or not np.any(extra > 0):
             return none, none
@@ -419,11 +419,12 @@ class _Sheet:
         tree = cKDTree(mid)
         found_i, found_j = [], []
         active = np.nonzero(reach > 0)[0]
-        for rows in np.array_split(active[np.argsort(reach[active])], 2):
+        span = half + reach
+        for rows in np.array_split(active[np.argsort(span[active])], 3):
             if not len(rows):
                 continue
             got = cKDTree(mid[rows]).sparse_distance_matrix(
-                tree, 2 * float(half.max()) + float(reach[rows].max()), output_type="ndarray"
+                tree, float(span[rows].max() + half.max()), output_type="ndarray"
             )
             pi, pj = rows[got["i"]], got["j"].astype(np.int64)
             # Each pair once: from the piece that reaches further (its query surely found it).
@@ -514,24 +515,37 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
     spot_floor = np.where(sheet.home(seg[k], s, room), spot_floor, visual)
     keep = spot_before - shift[k] < spot_floor
     k, s, spot_floor = k[keep], s[keep], spot_floor[keep]
+    # Measure, step back where a rule breaks, measure again what changed.
     step = np.zeros(len(p), dtype=np.int64)
-    for _ in range(RELAX_ROUNDS):
+    changed = np.ones(len(p), dtype=bool)
+    last = len(BACK_OFF) - 1
+    for rounds in range(RELAX_ROUNDS):
         new = p + move * BACK_OFF[step][:, None]
         n0, n1 = new[seg], new[seg + 1]
-        bad = _seg_dist(n0[i], n1[i], n0[j], n1[j]) < floor
-        bad_spot = _point_seg_dist(sheet.spots[s], n0[k], n1[k]) < spot_floor
-        points = np.concatenate([seg[i[bad]], seg[j[bad]], seg[k[bad_spot]]])
+        pairs = changed[seg[i]] | changed[seg[i] + 1] | changed[seg[j]] | changed[seg[j] + 1]
+        pi, pj = i[pairs], j[pairs]
+        bad = _seg_dist(n0[pi], n1[pi], n0[pj], n1[pj]) < floor[pairs]
+        spot_pairs = changed[seg[k]] | changed[seg[k] + 1]
+        pk = k[spot_pairs]
+        bad_spot = (
+            _point_seg_dist(sheet.spots[s[spot_pairs]], n0[pk], n1[pk]) < spot_floor[spot_pairs]
+        )
+        points = np.concatenate([seg[pi[bad]], seg[pj[bad]], seg[pk[bad_spot]]])
+        points = np.concatenate([points, points + 1])
+        points = points[step[points] < last]
         if not len(points):
             return sheet.moved(new)
-        points = np.concatenate([points, points + 1])
-        step[points] = np.minimum(step[points] + 1, len(BACK_OFF) - 1)
+        # After two rounds a point that still breaks a rule stops moving: cascades end soon.
+        step[points] = last if rounds >= 2 else step[points] + 1
+        changed[:] = False
+        changed[points] = True
     return sheet
 
 
 BEND_LENGTH = 4  # parts of one curve closer along it than this many `apart` make a bend
 AVERAGING = 4  # rounds of neighbour averaging the relaxing aims at
 BACK_OFF = np.array([1.0, 0.4, 0.0])  # how far a point moves after each step back
-RELAX_ROUNDS = 8  # measured moves before giving up relaxing altogether (never seen)
+RELAX_ROUNDS = 40  # rounds of measuring before giving up relaxing altogether (never seen)
 
 
 def _rounded(sheet: _Sheet, room: Room) -> tuple[np.ndarray, ...]:
