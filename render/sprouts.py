@@ -261,7 +261,7 @@ def _bends(pts: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
 # The engine keeps each curve as a polyline with small zigzags. The picture smooths it in two
 # passes; neither ever narrows a gap below what the rules below allow:
 #
-# 1. relaxing: every inner point moves towards where two rounds of neighbour averaging
+# 1. relaxing: every inner point moves towards where a few rounds of neighbour averaging
 #    ([1, 2, 1] / 4) would put it, which takes out the zigzags; the points at and next to the
 #    ends stay, so each curve leaves its spots along its own stub (the stubs' angles are what
 #    separates curves at a spot). The moved segments are measured exactly against every
@@ -470,8 +470,8 @@ class _Sheet:
 
 
 def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
-    """Pass 1: inner points moved towards two rounds of neighbour averaging (at most
-    ``room.most``); the points at and next to the ends stay. The moved drawing is measured
+    """Pass 1: inner points moved towards :data:`AVERAGING` rounds of neighbour averaging
+    (at most ``room.most``); the points at and next to the ends stay. The moved drawing is measured
     against the old: where two segments, or a segment and a spot, would break a gap rule,
     the moving points of the pair step back (to 40%, then not at all) and it is measured
     again, so every pair that moved is checked as it is drawn, and a pair that did not move
