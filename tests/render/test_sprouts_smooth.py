@@ -1,5 +1,6 @@
-"""Рассада's curves are drawn smooth: the engine's polylines with their corners rounded, and
-never two curves brought together (nor a curve into a spot) that the engine kept apart.
+"""Рассада's curves are drawn smooth: the engine's polylines relaxed and their corners
+rounded, and never two curves brought together (nor a curve into a spot) that the engine
+kept apart; the ends and the stubs' directions stay.
 
 The property test plays random games on the engine's own paper and measures the smoothed
 polylines in drawing units. The long sweep (more games, up to 12 spots) runs with
@@ -195,7 +196,7 @@ class _Bending(FakeSprouts):
 def test_the_preview_dashes_follow_the_smoothed_curve() -> None:
     g = _Bending(2)
     vee = _vee().drawing
-    g.drawing = Drawing(vee.spots[:3] + vee.spots[3:], vee.curves[:1])
+    g.drawing = Drawing(list(vee.spots), vee.curves[:1])
     trial = sprouts._preview(g, Move(2, 3))
     assert trial is not None
     lay, fit = sprouts.layout(trial, {})
@@ -259,8 +260,8 @@ def test_a_curve_is_not_rounded_into_a_spot() -> None:
 
 
 def test_a_corner_is_not_rounded_into_another_curve() -> None:
-    """A curve hooks into the sharp corner of another, 4 units from it: rounding the
-    corner the full depth (12 units) would run through it."""
+    """A curve hooks into the sharp corner of another, 4 units from its tip: rounding the
+    corner as deep as it goes (6 units at the tip) would run through it."""
     g = _vee()
     g.drawing.spots += [Spot(5, 50, 10, 2), Spot(6, 46, 40, 2)]
     g.drawing.curves.append(Curve([(50, 10), (50, 46), (46, 40)]))
