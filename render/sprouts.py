@@ -325,7 +325,8 @@ def smooth_curves(drawing: Any, room: Room) -> tuple[np.ndarray, ...]:
     curves = drawing.curves
     if not curves:
         return ()
-    pts = np.asarray([p for c in curves for p in c.points], dtype=float).reshape(-1, 2)
+    chain = itertools.chain.from_iterable
+    pts = np.fromiter(chain(chain(c.points for c in curves)), dtype=float).reshape(-1, 2)
     sizes = np.asarray([len(c.points) for c in curves], dtype=np.int64)
     where = {(float(s.x), float(s.y)): i for i, s in enumerate(drawing.spots)}
     spots = np.asarray(list(where), dtype=float).reshape(-1, 2)
@@ -402,9 +403,9 @@ class _Sheet:
 
     def pairs(self, extra: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Segment pairs (i, j) that may come within ``max(extra[i], extra[j])`` of each
-        other, judged by their middles; segments with no ``extra`` only as the second of a
-        pair. Long segments are searched in pieces (they would widen every query), and the
-        segments in three groups by how far they reach (the few far-reaching ones apart)."""
+        other, judged by their middles, leaving out pairs where neither has ``extra``. Long
+        segments are searched in pieces (they would widen every query); one query pairs
+        everything within the usual reach, a second the few segments that reach further."""
         none = np.zeros(0, dtype=np.int64)
         if len(self.seg) < 2 or not np.any(extra > 0):
             return none, none
@@ -416,20 +417,21 @@ class _Sheet:
         a, b = self.p[self.seg][owner], self.p[self.seg + 1][owner]
         mid = a + (b - a) * ((k + 0.5) / n[owner])[:, None]
         half, reach = (self.half / n)[owner], extra[owner]
+        usual = float(np.quantile(reach[reach > 0], 0.9))
+        radius = 2 * float(half.max()) + usual
         tree = cKDTree(mid)
-        found_i, found_j = [], []
-        active = np.nonzero(reach > 0)[0]
-        span = half + reach
-        for rows in np.array_split(active[np.argsort(span[active])], 3):
-            if not len(rows):
-                continue
-            got = cKDTree(mid[rows]).sparse_distance_matrix(
-                tree, float(span[rows].max() + half.max()), output_type="ndarray"
+        pi, pj = tree.query_pairs(radius, output_type="ndarray").T
+        x, y = (mid[pi] - mid[pj]).T
+        keep = (reach[pi] > 0) | (reach[pj] > 0)
+        keep &= _length(x, y) <= half[pi] + half[pj] + np.maximum(reach[pi], reach[pj])
+        found_i, found_j = [owner[pi[keep]]], [owner[pj[keep]]]
+        far = np.nonzero(reach > usual)[0]
+        if len(far):
+            got = cKDTree(mid[far]).sparse_distance_matrix(
+                tree, float((half + reach)[far].max() + half.max()), output_type="ndarray"
             )
-            pi, pj = rows[got["i"]], got["j"].astype(np.int64)
-            # Each pair once: from the piece that reaches further (its query surely found it).
-            first = (reach[pi] > reach[pj]) | ((reach[pi] == reach[pj]) & (pi < pj))
-            keep = first & (got["v"] <= half[pi] + half[pj] + reach[pi])
+            pi, pj = far[got["i"]], got["j"].astype(np.int64)
+            keep = (got["v"] > radius) & (got["v"] <= half[pi] + half[pj] + reach[pi])
             found_i.append(owner[pi[keep]])
             found_j.append(owner[pj[keep]])
         i, j = np.concatenate(found_i), np.concatenate(found_j)
