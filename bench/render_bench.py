@@ -8,6 +8,10 @@ the caches (static layers, sprites, text), then timed ``--runs`` times; the medi
 
 Точки keeps the last boards drawn: what the rings make of the board (zone, areas, rings,
 bases) changes only when a ring closes, and the next picture of a game only adds a dot or two.
+Рассада's curves are smoothed once per drawing (cached): the ``sprouts`` line draws the same
+position again; ``sprouts cold`` computes the smoothing again each time, which is what the
+first picture after a move costs.
+
 The first ``dots`` line draws the same position again (a board shown in a second place);
 ``dots after a move`` draws the position after the one drawn before it (the bot's usual
 path); ``dots cold`` clears every cache first, which is what a picture after a capture costs.
@@ -181,6 +185,48 @@ def bench_dots_paths(
     return ok
 
 
+def bench_sprouts_cold(
+    game: Any, view: dict[str, Any], runs: int, into: list[dict[str, Any]] | None = None
+) -> bool:
+    """The Sprouts picture of a position not drawn before (the bot's path after every move):
+    the smoothed curves are computed again each run (their cache cleared). ``smoothing`` is
+    that computation alone, the share it takes of the picture."""
+    from render import sprouts as rs
+
+    lay, fit = rs.layout(game, view)
+    room = rs.Room.of(lay, fit.k)
+
+    def cold() -> bytes:
+        rs._smoothed.cache_clear()
+        return render.board_png(game, view)
+
+    def smoothing() -> Any:
+        rs._smoothed.cache_clear()
+        return rs.smooth_curves(game.drawing, room)
+
+    wall, cpu = timed(cold, runs)
+    alone, _ = timed(smoothing, runs)
+    med = statistics.median(wall)
+    ok = med <= TARGET_MS["sprouts"]
+    if into is not None:
+        into.append(
+            {
+                "picture": "sprouts cold (new position)",
+                "wall median ms": med,
+                "wall p90 ms": p90(wall),
+                "cpu median ms": statistics.median(cpu),
+                "KB": None,
+                "target ms": TARGET_MS["sprouts"],
+            }
+        )
+    print(
+        f"{'sprouts cold (new position)':28} wall median {med:6.2f} ms  p90 {p90(wall):6.2f}  "
+        f"cpu median {statistics.median(cpu):6.2f}  |  smoothing {statistics.median(alone):5.2f} ms"
+        f"  target {TARGET_MS['sprouts']:.0f} ms: {'ok' if ok else 'MISSED'}"
+    )
+    return ok
+
+
 def bench_replay(name: str, game: Any, view: dict[str, Any]) -> None:
     t = time.perf_counter()
     data = render.replay(game, view=view)
@@ -214,6 +260,7 @@ def main(argv: list[str] | None = None) -> None:
         bench_dots_paths(dots, dots_view, args.runs),
         bench_picture("boxes", boxes, view, args.runs),
         bench_picture("sprouts", sprouts, view, args.runs),
+        bench_sprouts_cold(sprouts, view, args.runs),
     ]
     if not args.no_replays:
         bench_replay("dots 38×31", dots, view)

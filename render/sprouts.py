@@ -13,19 +13,27 @@ What the renderer reads from the engine (``engine.sprouts.Game``):
   ``play(move)``: the candidate is played on a copy and the curves it adds are drawn as a
   dashed ghost.
 
-Curves are stroked into a coverage mask at twice the size and halved (supersampling), then
-mapped through a colour ramp; spots are cached sprites (number, lives as three arcs).
+The engine's polylines are drawn smoothed (:func:`smooth_curves`, cached per drawing): zigzags
+relaxed and corners rounded, each only as far as the room round it allows, so no two curves
+come closer than the picture shows apart (never touching), nor into a spot they do not end
+at; the ends and the stubs' directions stay. The newest curve, the dashed preview and the
+final picture all draw these. Curves are stroked into a coverage mask at twice the size and
+halved (supersampling), then mapped through a colour ramp; spots are cached sprites (number,
+lives as three arcs).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageChops, ImageDraw
+from scipy.spatial import cKDTree
 
 from engine.core import EngineError
 from render.common import (
@@ -109,6 +117,10 @@ class Fit:
 
     def __call__(self, p: Point) -> Point:
         return (self.ox + (p[0] - self.x0) * self.k, self.oy + (p[1] - self.y0) * self.k)
+
+    def array(self, pts: np.ndarray) -> np.ndarray:
+        """An (n, 2) array of drawing points in pixels."""
+        return (pts - (self.x0, self.y0)) * self.k + (self.ox, self.oy)
 
 
 def layout(game: Any, view: dict[str, Any] | None = None) -> tuple[Layout, Fit]:
@@ -208,31 +220,34 @@ def _arc(box: int, radius: float, width: float, start: float, end: float) -> Ima
 # -- curves ------------------------------------------------------------------------------------
 
 
-def _stroke(img: Image.Image, lines: list[list[Point]], width: float, fg: Any) -> None:
-    """Anti-aliased polylines in one colour (supersampled coverage, then a colour ramp)."""
-    lines = [ln for ln in lines if len(ln) >= 2]
-    if not lines:
+def _stroke(img: Image.Image, lines: Sequence[Any], width: float, fg: Any) -> None:
+    """Anti-aliased polylines in one colour (supersampled coverage, then a colour ramp);
+    ``lines`` are (n, 2) arrays or lists of points, in pixels."""
+    arrays = [
+        a for a in (np.asarray(ln, dtype=float).reshape(-1, 2) for ln in lines) if len(a) >= 2
+    ]
+    if not arrays:
         return
     pad = width + 2
-    x0 = int(min(x for ln in lines for x, _ in ln) - pad)
-    y0 = int(min(y for ln in lines for _, y in ln) - pad)
-    x1 = int(max(x for ln in lines for x, _ in ln) + pad) + 1
-    y1 = int(max(y for ln in lines for _, y in ln) + pad) + 1
-    x0, y0 = max(0, x0), max(0, y0)
-    x1, y1 = min(img.width, x1), min(img.height, y1)
+    every = np.concatenate(arrays)
+    (lx, ly), (hx, hy) = every.min(axis=0), every.max(axis=0)
+    x0, y0 = max(0, int(lx - pad)), max(0, int(ly - pad))
+    x1, y1 = min(img.width, int(hx + pad) + 1), min(img.height, int(hy + pad) + 1)
     if x1 <= x0 or y1 <= y0:
         return
     ss = SUPERSAMPLE
     big = Image.new("L", ((x1 - x0) * ss, (y1 - y0) * ss), 0)
     d = ImageDraw.Draw(big)
     w = max(1, round(width * ss))
-    for ln in lines:
-        pts = [((x - x0) * ss, (y - y0) * ss) for x, y in ln]
-        d.line(pts, fill=255, width=w)
-        # Round caps, and round joints where the line bends enough for a notch to show
-        # (Pillow's own joint="curve" is Python-heavy and the curves have many vertices).
-        for px, py in [pts[0], pts[-1], *_bends(pts)]:
-            d.ellipse((px - w / 2, py - w / 2, px + w / 2, py + w / 2), fill=255)
+    pts = (every - (x0, y0)) * ss
+    ends = np.cumsum([len(a) for a in arrays])
+    starts = ends - [len(a) for a in arrays]
+    for part in np.split(pts, ends[:-1]):
+        d.line(part.ravel().tolist(), fill=255, width=w)
+    # Round caps, and round joints where a line bends enough for a notch to show (Pillow's
+    # own joint="curve" is Python-heavy and the curves have many vertices).
+    for px, py in np.concatenate([pts[starts], pts[ends - 1], _bends(pts, starts, ends)]).tolist():
+        d.ellipse((px - w / 2, py - w / 2, px + w / 2, py + w / 2), fill=255)
     cover = big.reduce(ss)
     style = ink(fg)
     img.paste(cover.point(style.lut), (x0, y0), cover.point(style.mask))
@@ -241,15 +256,448 @@ def _stroke(img: Image.Image, lines: list[list[Point]], width: float, fg: Any) -
 BEND_COS = math.cos(math.radians(20))  # sharper turns than this get a round joint
 
 
-def _bends(pts: list[Point]) -> list[Point]:
-    """The inner vertices of a polyline where it turns by more than 20 degrees."""
-    out = []
-    for (ax, ay), (bx, by), (cx, cy) in zip(pts, pts[1:], pts[2:], strict=False):
-        ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
-        norm = math.hypot(ux, uy) * math.hypot(vx, vy)
-        if norm and (ux * vx + uy * vy) / norm < BEND_COS:
-            out.append((bx, by))
+def _bends(pts: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The inner vertices of polylines (concatenated in ``pts``, line ``k`` from
+    ``starts[k]`` up to ``ends[k]``) where they turn by more than 20 degrees."""
+    d = np.diff(pts, axis=0)
+    u, v = d[:-1], d[1:]  # into and out of pts[1:-1]
+    norm = _length(*u.T) * _length(*v.T)
+    turns = (norm > 0) & (u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] < BEND_COS * norm)
+    edge = np.concatenate([starts, ends - 1]) - 1  # line ends are no joints
+    turns[edge[(edge >= 0) & (edge < len(turns))]] = False
+    return pts[1:-1][turns]
+
+
+# -- smooth curves ----------------------------------------------------------------------------
+#
+# The engine keeps each curve as a polyline with small zigzags. The picture smooths it in two
+# passes; neither ever narrows a gap below what the rules below allow:
+#
+# 1. relaxing: every inner point moves towards where a few rounds of neighbour averaging
+#    ([1, 2, 1] / 4) would put it, which takes out the zigzags; the points at and next to the
+#    ends stay, so each curve leaves its spots along its own stub (the stubs' angles are what
+#    separates curves at a spot). The moved segments are measured exactly against every
+#    segment and spot near enough to matter; the points of a pair that breaks a rule step
+#    back and are measured again, until none does (a pair where nothing moved is the
+#    engine's own, which holds).
+# 2. rounding: every corner ``v`` becomes a quadratic Bézier from ``a = v - L·u`` (on the
+#    segment coming in, direction ``u``) to ``b = v + L·w`` (going out), control point ``v``;
+#    it leaves ``a`` along ``u`` and reaches ``b`` along ``w``, so where two cuts meet the curve
+#    is smooth. A cut takes at most half a segment, so the ends and the stubs' directions stay.
+#    B(t) - v = L·(t²·w - (1-t)²·u) is t²·L·sin θ (θ: the turn) from the line of [a, v] with
+#    its foot on it, so the piece stays within δ = L·sin θ / 4 of the polyline (the worst is
+#    t = 1/2). Each corner's δ is bounded by its clearance ``c`` (from the longest cut to every
+#    other segment, its own curve's included, and to every spot): two pieces each within
+#    δ ≤ (c - least) / 2 of their polylines stay at least ``least`` apart, and a spot keeps
+#    ``c - δ``.
+#
+# The rules, for every two segments and every segment and spot: nothing that was further
+# apart than ``least`` comes closer than ``least``, and nothing closer comes closer at all, so
+# curves never touch or cross; curves at least ``apart`` apart (a stroke and a half) stay so
+# and a narrower gap loses at most ``shrink``; no curve runs into the ring of lives of a spot
+# it does not end at (the body of a dead spot). Round a spot, the curves that meet there run
+# together by nature, and so do the parts of one curve close along it (a tight bend): between
+# them only ``least`` holds.
+
+
+@dataclass(frozen=True)
+class Room:
+    """How far smoothing may move a curve, in drawing units (see the comment above); each
+    of the two passes gets half of ``shrink`` and ``most``."""
+
+    least: float  # no gap narrows below this (nor is narrowed further when it already is)
+    shrink: float  # what a gap narrower than ``apart`` may lose
+    apart: float  # curves at least this far apart stay so
+    spot_apart: float  # a spot's ring of lives and half a stroke: a curve keeps out of it
+    body_apart: float  # the same for a dead spot (no ring): its body and a stroke
+    most: float  # no point of the picture strays further than this from the engine's curve
+
+    @classmethod
+    def of(cls, lay: Layout, k: float) -> Room:
+        """The room in a picture drawn at ``k`` pixels per drawing unit."""
+        w = lay.curve_width / k
+        ring = (lay.spot_radius * RING_REACH + lay.curve_width / 2) / k
+        body = (lay.spot_radius + lay.curve_width) / k
+        return cls(0.1 * w, 0.2 * w, 1.5 * w, ring, body, most=2 * w)
+
+    def halved(self) -> Room:
+        return replace(self, shrink=self.shrink / 2, most=self.most / 2)
+
+
+RING_REACH = 1.54  # the outer edge of a spot's lives' arcs, in spot radii (see _spot)
+MAX_TURN = math.radians(179)  # a curve folding back on itself has no corner to cut
+KINK = math.radians(4)  # flatter corners are left as they are (a kink this small does not show)
+SAMPLE_TURN = math.radians(8)  # a rounded corner turns at most this much per sample (a chord
+# then strays under 0.25 px from the arc for radii up to 100 px)
+
+
+def smooth_curves(drawing: Any, room: Room) -> tuple[np.ndarray, ...]:
+    """Each curve of ``drawing`` smoothed, as a read-only (n, 2) array in drawing units;
+    same ends, same first and last segment directions (cached per drawing)."""
+    curves = drawing.curves
+    if not curves:
+        return ()
+    chain = itertools.chain.from_iterable
+    pts = np.fromiter(chain(chain(c.points for c in curves)), dtype=float).reshape(-1, 2)
+    sizes = np.asarray([len(c.points) for c in curves], dtype=np.int64)
+    where = {(float(s.x), float(s.y)): i for i, s in enumerate(drawing.spots)}
+    spots = np.asarray(list(where), dtype=float).reshape(-1, 2)
+    dead = np.asarray([s.lives <= 0 for s in drawing.spots], dtype=bool)[list(where.values())]
+    ends = np.asarray(
+        [
+            [where.get((float(x), float(y)), -1) for x, y in (c.points[0], c.points[-1])]
+            for c in curves
+        ],
+        dtype=np.int64,
+    )
+    return _smoothed(
+        pts.tobytes(), sizes.tobytes(), spots.tobytes(), dead.tobytes(), ends.tobytes(), room
+    )
+
+
+@lru_cache(maxsize=8)
+def _smoothed(
+    pts: bytes, sizes: bytes, spots: bytes, dead: bytes, ends: bytes, room: Room
+) -> tuple[np.ndarray, ...]:
+    """:func:`smooth_curves` on the drawing's arrays as bytes (hashable, so cached)."""
+    sheet = _Sheet.of(
+        np.frombuffer(pts).reshape(-1, 2),
+        np.frombuffer(sizes, dtype=np.int64),
+        np.frombuffer(spots).reshape(-1, 2),
+        np.where(np.frombuffer(dead, dtype=bool), room.body_apart, room.spot_apart),
+        np.frombuffer(ends, dtype=np.int64).reshape(-1, 2),
+    )
+    step = room.halved()
+    out = _rounded(_relaxed(sheet, step), step)
+    for a in out:
+        a.flags.writeable = False
     return out
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    """A drawing as arrays: every curve's points concatenated, and its segments."""
+
+    p: np.ndarray  # the points
+    sizes: np.ndarray  # how many points each curve has
+    spots: np.ndarray  # the spots' places
+    keep_out: np.ndarray  # how far from each spot a curve not ending there keeps
+    ends: np.ndarray  # (curves, 2): the spot at each end of each curve (-1: none)
+    curve: np.ndarray  # the curve of each point
+    from_start: np.ndarray  # length along its curve from its first point, per point
+    to_end: np.ndarray  # the same to its curve's last point
+    seg: np.ndarray  # the segments: segment k runs from point seg[k] to seg[k] + 1
+    mid: np.ndarray  # the middle of each segment
+    half: np.ndarray  # half the length of each segment
+
+    @classmethod
+    def of(
+        cls,
+        p: np.ndarray,
+        sizes: np.ndarray,
+        spots: np.ndarray,
+        keep_out: np.ndarray,
+        ends: np.ndarray,
+    ) -> _Sheet:
+        curve = np.repeat(np.arange(len(sizes)), sizes)
+        step = _length(*np.diff(p, axis=0).T)
+        step[np.diff(curve) != 0] = 0.0
+        along = np.concatenate([[0.0], np.cumsum(step)])
+        starts = np.cumsum(sizes) - sizes
+        from_start = along - np.repeat(along[starts], sizes)
+        to_end = np.repeat(along[starts + sizes - 1], sizes) - along
+        seg = np.nonzero(np.diff(curve) == 0)[0]
+        mid, half = (p[seg] + p[seg + 1]) / 2, step[seg] / 2
+        return cls(p, sizes, spots, keep_out, ends, curve, from_start, to_end, seg, mid, half)
+
+    def moved(self, p: np.ndarray) -> _Sheet:
+        return _Sheet.of(p, self.sizes, self.spots, self.keep_out, self.ends)
+
+    def pairs(self, extra: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Segment pairs (i, j) that may come within ``max(extra[i], extra[j])`` of each
+        other, judged by their middles, leaving out pairs where neither has ``extra``. Long
+        segments are searched in pieces (they would widen every query); one query pairs
+        everything within the usual reach, a second the few segments that reach further."""
+        none = np.zeros(0, dtype=np.int64)
+        if len(self.seg) < 2 or not np.any(extra > 0):
+            return none, none
+        cap = 1.5 * float(np.median(self.half)) + 1e-9
+        n = np.ceil(self.half / cap).astype(np.int64)
+        n[n < 1] = 1
+        owner = np.repeat(np.arange(len(self.seg)), n)
+        k = np.arange(len(owner)) - np.repeat(np.cumsum(n) - n, n)
+        a, b = self.p[self.seg][owner], self.p[self.seg + 1][owner]
+        mid = a + (b - a) * ((k + 0.5) / n[owner])[:, None]
+        half, reach = (self.half / n)[owner], extra[owner]
+        usual = float(np.quantile(reach[reach > 0], 0.9))
+        radius = 2 * float(half.max()) + usual
+        tree = cKDTree(mid)
+        pi, pj = tree.query_pairs(radius, output_type="ndarray").T
+        x, y = (mid[pi] - mid[pj]).T
+        keep = (reach[pi] > 0) | (reach[pj] > 0)
+        keep &= _length(x, y) <= half[pi] + half[pj] + np.maximum(reach[pi], reach[pj])
+        found_i, found_j = [owner[pi[keep]]], [owner[pj[keep]]]
+        far = np.nonzero(reach > usual)[0]
+        if len(far):
+            got = cKDTree(mid[far]).sparse_distance_matrix(
+                tree, float((half + reach)[far].max() + half.max()), output_type="ndarray"
+            )
+            pi, pj = far[got["i"]], got["j"].astype(np.int64)
+            keep = (got["v"] > radius) & (got["v"] <= half[pi] + half[pj] + reach[pi])
+            found_i.append(owner[pi[keep]])
+            found_j.append(owner[pj[keep]])
+        i, j = np.concatenate(found_i), np.concatenate(found_j)
+        keep = i != j
+        return i[keep], j[keep]  # a pair of long segments may come more than once
+
+    def spot_pairs(self, at: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs (k, s): spot ``s`` within ``reach[k]`` of the point ``at[k]``."""
+        if not len(self.spots) or not len(at):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        got = cKDTree(at).sparse_distance_matrix(
+            cKDTree(self.spots), float(reach.max()), output_type="ndarray"
+        )
+        k, s = got["i"].astype(np.int64), got["j"].astype(np.int64)
+        keep = got["v"] <= reach[k]
+        return k[keep], s[keep]
+
+    def together(self, a: np.ndarray, b: np.ndarray, where: np.ndarray, room: Room) -> np.ndarray:
+        """Whether the parts at points ``a`` and ``b`` run close by nature, so that only the
+        least gap holds between them: two curves that end at one spot ``where`` lies near
+        (within its ring), or one curve near itself along its length (a tight bend)."""
+        e, f = self.curve[a], self.curve[b]
+        bend = np.abs(self.from_start[a] - self.from_start[b]) < BEND_LENGTH * room.apart
+        out = (e == f) & bend
+        for end in (0, 1):
+            s = self.ends[e, end]
+            shared = (s >= 0) & ((self.ends[f, 0] == s) | (self.ends[f, 1] == s))
+            out |= shared & (_length(*(where - self.spots[s]).T) < room.spot_apart)
+        return out
+
+    def home(self, at: np.ndarray, spot: np.ndarray, room: Room) -> np.ndarray:
+        """Whether ``spot`` is an end of the curve of point ``at``, no further along the
+        curve than two rings' width: near its own spot a curve may run in (it ends there)."""
+        e = self.curve[at]
+        return ((self.ends[e, 0] == spot) & (self.from_start[at] < 2 * room.spot_apart)) | (
+            (self.ends[e, 1] == spot) & (self.to_end[at] < 2 * room.spot_apart)
+        )
+
+
+def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
+    """Pass 1: inner points moved towards :data:`AVERAGING` rounds of neighbour averaging
+    (at most ``room.most``); the points at and next to the ends stay. The moved drawing is measured
+    against the old: where two segments, or a segment and a spot, would break a gap rule,
+    the moving points of the pair step back (to 40%, then not at all) and it is measured
+    again, so every pair that moved is checked as it is drawn, and a pair that did not move
+    is the engine's own."""
+    p, seg = sheet.p, sheet.seg
+    along = np.arange(len(p)) - np.repeat(np.cumsum(sheet.sizes) - sheet.sizes, sheet.sizes)
+    free = np.nonzero((along >= 2) & (along <= np.repeat(sheet.sizes, sheet.sizes) - 3))[0]
+    if not len(free):
+        return sheet
+    target = p.copy()
+    for _ in range(AVERAGING):
+        t = target.copy()
+        t[free] = (target[free - 1] + 2 * target[free] + target[free + 1]) / 4
+        target = t
+    move = target - p
+    size = _length(*move.T)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        move *= np.where(size > room.most, room.most / size, 1.0)[:, None]
+    move[size < room.least] = 0.0  # too little to see
+    size = _length(*move.T)
+    shift = np.maximum(size[seg], size[seg + 1])  # how far each segment may move
+    # Segment pairs a move could bring under a rule's gap (not neighbours along a curve).
+    i, j = sheet.pairs(np.where(shift > 0, room.apart + 2 * shift, 0.0))
+    keep = (sheet.curve[seg[i]] != sheet.curve[seg[j]]) | (np.abs(seg[j] - seg[i]) > 1)
+    keep &= (shift[i] > 0) | (shift[j] > 0)
+    i, j = i[keep], j[keep]
+    q0, q1 = p[seg], p[seg + 1]
+    before = _seg_dist(q0[i], q1[i], q0[j], q1[j])
+    floor = np.minimum(before, room.least)
+    visual = np.maximum(floor, np.minimum(before, room.apart) - room.shrink)
+    keep = before - shift[i] - shift[j] < visual  # the others hold whatever moves
+    i, j, floor, visual = i[keep], j[keep], floor[keep], visual[keep]
+    floor = np.where(sheet.together(seg[i], seg[j], sheet.mid[i], room), floor, visual)
+    # Segment and spot pairs likewise.
+    moving = np.nonzero(shift > 0)[0]
+    k, s = sheet.spot_pairs(sheet.mid[moving], sheet.half[moving] + room.spot_apart + shift[moving])
+    k = moving[k]
+    spot_before = _point_seg_dist(sheet.spots[s], q0[k], q1[k])
+    spot_floor = np.minimum(spot_before, room.least)
+    visual = np.maximum(spot_floor, np.minimum(spot_before, sheet.keep_out[s]) - room.shrink)
+    spot_floor = np.where(sheet.home(seg[k], s, room), spot_floor, visual)
+    keep = spot_before - shift[k] < spot_floor
+    k, s, spot_floor = k[keep], s[keep], spot_floor[keep]
+    # Measure, step back where a rule breaks, measure again what changed.
+    step = np.zeros(len(p), dtype=np.int64)
+    changed = np.ones(len(p), dtype=bool)
+    last = len(BACK_OFF) - 1
+    for rounds in range(RELAX_ROUNDS):
+        new = p + move * BACK_OFF[step][:, None]
+        n0, n1 = new[seg], new[seg + 1]
+        pairs = changed[seg[i]] | changed[seg[i] + 1] | changed[seg[j]] | changed[seg[j] + 1]
+        pi, pj = i[pairs], j[pairs]
+        bad = _seg_dist(n0[pi], n1[pi], n0[pj], n1[pj]) < floor[pairs]
+        spot_pairs = changed[seg[k]] | changed[seg[k] + 1]
+        pk = k[spot_pairs]
+        bad_spot = (
+            _point_seg_dist(sheet.spots[s[spot_pairs]], n0[pk], n1[pk]) < spot_floor[spot_pairs]
+        )
+        points = np.concatenate([seg[pi[bad]], seg[pj[bad]], seg[pk[bad_spot]]])
+        points = np.concatenate([points, points + 1])
+        points = points[step[points] < last]
+        if not len(points):
+            return sheet.moved(new)
+        # After two rounds a point that still breaks a rule stops moving: cascades end soon.
+        step[points] = last if rounds >= 2 else step[points] + 1
+        changed[:] = False
+        changed[points] = True
+    return sheet
+
+
+BEND_LENGTH = 4  # parts of one curve closer along it than this many `apart` make a bend
+AVERAGING = 4  # rounds of neighbour averaging the relaxing aims at
+BACK_OFF = np.array([1.0, 0.4, 0.0])  # how far a point moves after each step back
+RELAX_ROUNDS = 40  # rounds of measuring before giving up relaxing altogether (never seen)
+
+
+def _rounded(sheet: _Sheet, room: Room) -> tuple[np.ndarray, ...]:
+    """Pass 2: every corner cut as deep as its room allows, sampled so a rounded corner turns
+    at most :data:`SAMPLE_TURN` per sample; one (n, 2) array per curve."""
+    c = _Corners.of(sheet)
+    need = np.minimum(c.need, room.most)
+    delta = np.clip(np.minimum(need, _corner_limit(sheet, room, c, need)), 0.0, None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cut = np.minimum(c.reach, 4 * delta / np.sin(c.turn))
+    keep = cut > 0
+    at, v, u, w, turn, cut = c.at[keep], c.v[keep], c.u[keep], c.w[keep], c.turn[keep], cut[keep]
+    steps = np.ceil(turn / SAMPLE_TURN).astype(np.int64)
+    rows = np.ones(len(sheet.p), dtype=np.int64)
+    rows[at] = steps + 1
+    out = np.repeat(sheet.p, rows, axis=0)
+    # Sampled by direction: the tangent (1-t)·u + t·w points at angle f·θ from u where
+    # t = sin fθ / (sin fθ + sin (1-f)θ).
+    k = np.repeat(np.arange(len(at)), steps + 1)
+    j = np.arange(len(k)) - np.repeat(np.cumsum(steps + 1) - steps - 1, steps + 1)
+    f, th = j / steps[k], turn[k]
+    sa, sb = np.sin(f * th), np.sin((1 - f) * th)
+    t = (sa / (sa + sb))[:, None]
+    first_row = np.cumsum(rows) - rows
+    out[first_row[at][k] + j] = v[k] + cut[k, None] * (t * t * w[k] - (1 - t) ** 2 * u[k])
+    # Where two cuts meet, the point comes twice: keep one.
+    curve = np.repeat(sheet.curve, rows)
+    fresh = np.ones(len(out), dtype=bool)
+    fresh[1:] = (np.abs(np.diff(out, axis=0)).max(axis=1) > 1e-9) | (np.diff(curve) != 0)
+    out, curve = out[fresh], curve[fresh]
+    counts = np.bincount(curve, minlength=len(sheet.sizes))
+    return tuple(np.split(out, np.cumsum(counts)[:-1]))
+
+
+@dataclass(frozen=True)
+class _Corners:
+    """The inner points worth rounding, over all curves."""
+
+    at: np.ndarray  # index of the point
+    v: np.ndarray  # the point
+    u: np.ndarray  # unit direction coming in
+    w: np.ndarray  # unit direction going out
+    turn: np.ndarray  # the turn θ, radians in (0, π)
+    reach: np.ndarray  # the longest cut: half the shorter segment
+    need: np.ndarray  # how far the longest cut strays from the polyline
+
+    @classmethod
+    def of(cls, sheet: _Sheet) -> _Corners:
+        p, sizes = sheet.p, sheet.sizes
+        inner = np.ones(len(p), dtype=bool)
+        starts = np.cumsum(sizes) - sizes
+        inner[starts] = False
+        inner[starts + sizes - 1] = False
+        at = np.nonzero(inner)[0]
+        v = p[at]
+        din, dout = v - p[at - 1], p[at + 1] - v
+        lin, lout = _length(*din.T), _length(*dout.T)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u, w = din / lin[:, None], dout / lout[:, None]
+        turn = np.arctan2(np.abs(_cross(u, w)), np.einsum("ij,ij->i", u, w))
+        keep = (np.minimum(lin, lout) > 0) & (turn > KINK) & (turn < MAX_TURN)
+        reach = np.minimum(lin, lout)[keep] / 2
+        turn = turn[keep]
+        need = reach * np.sin(turn) / 4
+        return cls(at[keep], v[keep], u[keep], w[keep], turn, reach, need)
+
+
+def _corner_limit(sheet: _Sheet, room: Room, c: _Corners, need: np.ndarray) -> np.ndarray:
+    """How far each corner's piece may stray: for the curves near it (whose pieces stray as
+    much), measured from the longest cut [a, v] ∪ [v, b] to every segment but the two it
+    joins, and for the spots near it."""
+    arm_in, arm_out = c.v - c.u * c.reach[:, None], c.v + c.w * c.reach[:, None]
+    seg, q0, q1 = sheet.seg, sheet.p[sheet.seg], sheet.p[sheet.seg + 1]
+    # Room beyond which more does not matter; found through the segments the corner joins.
+    enough = np.where(need <= room.shrink / 2, room.least, room.apart) + 2 * need
+    corner_of = np.full(len(sheet.p), -1)
+    corner_of[c.at] = np.arange(len(c.at))
+    reach = np.zeros(len(seg))
+    seg_in, seg_out = np.searchsorted(seg, c.at - 1), np.searchsorted(seg, c.at)
+    np.maximum.at(reach, seg_in, enough)
+    np.maximum.at(reach, seg_out, enough)
+    i, j = sheet.pairs(reach)
+    near, other = np.concatenate([i, j]), np.concatenate([j, i])
+    ci = np.concatenate([corner_of[seg[near]], corner_of[seg[near] + 1]])
+    sj = np.concatenate([other, other])
+    keep = (ci >= 0) & (seg[sj] != c.at[ci] - 1) & (seg[sj] != c.at[ci])
+    ci, sj = ci[keep], sj[keep]
+    keep = _length(*(c.v[ci] - sheet.mid[sj]).T) <= c.reach[ci] + enough[ci] + sheet.half[sj]
+    ci, sj = ci[keep], sj[keep]
+    d = np.minimum(
+        _seg_dist(arm_in[ci], c.v[ci], q0[sj], q1[sj]),
+        _seg_dist(c.v[ci], arm_out[ci], q0[sj], q1[sj]),
+    )
+    least = (d - room.least) / 2
+    visual = np.minimum(least, np.maximum(room.shrink / 2, (d - room.apart) / 2))
+    out = np.full(len(c.at), np.inf)
+    np.minimum.at(
+        out, ci, np.where(sheet.together(c.at[ci], seg[sj], c.v[ci], room), least, visual)
+    )
+    # Spots: they stay, so the piece may come all of its allowance nearer.
+    enough = np.where(need <= room.shrink, room.least, room.spot_apart) + need
+    ck, s = sheet.spot_pairs(c.v, c.reach + enough)
+    spot = sheet.spots[s]
+    d = np.minimum(
+        _point_seg_dist(spot, arm_in[ck], c.v[ck]), _point_seg_dist(spot, c.v[ck], arm_out[ck])
+    )
+    least = d - room.least
+    visual = np.minimum(least, np.maximum(room.shrink, d - sheet.keep_out[s]))
+    np.minimum.at(out, ck, np.where(sheet.home(c.at[ck], s, room), least, visual))
+    return out
+
+
+def _length(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The length of vectors (x, y): np.hypot is several times slower."""
+    return np.sqrt(x * x + y * y)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+
+
+def _point_seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from points ``q`` to segments ``ab`` (row by row)."""
+    (ux, uy), (vx, vy) = (b - a).T, (q - a).T  # column by column: sums along rows are slow
+    t = np.clip((ux * vx + uy * vy) / np.maximum(ux * ux + uy * uy, 1e-300), 0.0, 1.0)
+    return _length(vx - ux * t, vy - uy * t)
+
+
+def _seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+    """Distance between segments p0p1 and q0q1 (row by row; zero when they cross): the
+    four end-to-segment distances and orientations, computed in one go."""
+    n = len(p0)
+    q = np.concatenate([p0, p1, q0, q1])
+    a, b = np.concatenate([q0, q0, p0, p0]), np.concatenate([q1, q1, p1, p1])
+    d = _point_seg_dist(q, a, b).reshape(4, n).min(axis=0)
+    side = _cross(b - a, q - a).reshape(4, n)
+    d[(side[0] * side[1] < 0) & (side[2] * side[3] < 0)] = 0.0
+    return d
 
 
 def _dashes(line: list[Point], dash: float, gap: float) -> list[list[Point]]:
@@ -310,7 +758,7 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     lay, fit = layout(shown, view)
     img = _paper(lay).copy()
     drawing = shown.drawing
-    curves = [[fit((float(x), float(y))) for x, y in c.points] for c in drawing.curves]
+    curves = [fit.array(c) for c in smooth_curves(drawing, Room.of(lay, fit.k))]
     mark = trial is not None or (view.get("last", True) and game.ply > 0)
     spot, newest = _newest(drawing) if mark else (None, [])
     _stroke(img, [c for i, c in enumerate(curves) if i not in newest], lay.curve_width, INK)
