@@ -23,6 +23,7 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 from engine.boxes import Game
 from engine.boxes.ai import DEFAULT_TIME_LIMIT, NODES_PER_SECOND, Position, choose_move
@@ -125,14 +126,8 @@ def bench_exact30(positions: int) -> dict[str, float]:
     within, times = 0, []
     for i in range(positions):
         pos = Position(exact30_position(i))
-        pos.node_limit = budget
-        t = time.process_time()
-        try:
-            pos.best_lines(some=True)
-            ok = True
-        except OutOfBudget:
-            ok = False
-        times.append(time.process_time() - t)
+        ok, dt = _search(pos, budget)
+        times.append(dt)
         within += ok
         print(f"  position {i:2}: {'ok ' if ok else 'OUT'} {pos.nodes:7} nodes {times[-1]:5.2f} s")
     times.sort()
@@ -154,14 +149,20 @@ def hard_search(board_mask: tuple[str, ...], drawn: int, budget: int) -> tuple[i
     position."""
     s = Searcher(board_for(board_mask))
     s.set_position(drawn)
+    ok, dt = _search(s, budget)
+    return s.nodes, ok, dt
+
+
+def _search(s: Any, budget: int) -> tuple[bool, float]:
+    """Whether hard's search for every best line of ``s`` ends within ``budget`` nodes, and
+    the CPU seconds it took."""
     s.node_limit = budget
     t = time.process_time()
     try:
         s.best_lines(some=True)
-        ok = True
     except OutOfBudget:
-        ok = False
-    return s.nodes, ok, time.process_time() - t
+        return False, time.process_time() - t
+    return True, time.process_time() - t
 
 
 def bench_tables(sample: int) -> None:
