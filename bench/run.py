@@ -189,6 +189,7 @@ def render_section(full: bool) -> list[Table]:
     rb.bench_dots_paths(dots, dots_view, runs, rows)
     rb.bench_picture("boxes", boxes, view, runs, rows)
     rb.bench_picture("sprouts", sprouts, view, runs, rows)
+    rb.bench_sprouts_cold(sprouts, view, runs, rows)
     t = Table(
         "Board pictures",
         ["picture", "wall median ms", "wall p90 ms", "CPU median ms", "KB", "target ms", "status"],
