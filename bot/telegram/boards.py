@@ -134,7 +134,7 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
     # button data and differ only in their labels.
     shown_key = (match.id, i)
     before = svc.shown.get(shown_key)
-    now = (picture_key, view.caption, json.dumps(raw, sort_keys=True, ensure_ascii=False))
+    now = (picture_key, view.caption, raw.get("reply_markup", ""))
     if before == now:
         return
     target: dict[str, Any] = (
