@@ -84,7 +84,7 @@ async def test_matches_survive_faults(
 
         # Everything is playable afterwards.
         faults.clear()
-        more = scale(4, 200)
+        more = scale(4, 300)  # a 15×15 Dots game can take 225 moves
         await asyncio.gather(*(play_on(b, more, random.Random(i)) for i, b in enumerate(boards)))
         for b in boards:
             await b.collect_popups(timeout=5)
