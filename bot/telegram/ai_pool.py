@@ -10,6 +10,7 @@ import asyncio
 import importlib
 import multiprocessing
 import os
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -33,6 +34,21 @@ def think(
     return game.format_move(move), time.perf_counter() - started
 
 
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _end_with_parent(parent: int) -> None:
+    """Worker initializer: a spawned worker is not told when the bot process dies (killed,
+    say) and would wait for work forever; this one exits when its parent is gone."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 class AIPool:
     """A small process pool shared by every match of this bot process."""
 
@@ -45,7 +61,12 @@ class AIPool:
         if self._pool is None:
             # "spawn": the bot's threads and event loop must not be forked into workers.
             ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=ctx,
+                initializer=_end_with_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     async def choose(

@@ -1,0 +1,45 @@
+"""The bot's AI worker processes end with the bot process, however it ends."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BOT = """
+import asyncio
+import engine
+from bot.telegram.ai_pool import AIPool
+
+async def main():
+    pool = AIPool(workers=2)
+    await pool.choose(engine.new("boxes", rows=2, cols=2).to_json(), "easy", 1)
+    print(*pool._executor()._processes, flush=True)
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+
+
+def test_workers_end_when_the_bot_process_is_killed() -> None:
+    bot = subprocess.Popen([sys.executable, "-c", BOT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert bot.stdout is not None
+        workers = [int(p) for p in bot.stdout.readline().split()]
+        assert workers and all(_alive(p) for p in workers)
+    finally:
+        bot.kill()
+        bot.wait()
+    deadline = time.monotonic() + 15
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in workers if _alive(p)], "workers outlived the killed bot"
