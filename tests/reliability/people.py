@@ -405,11 +405,12 @@ class Board:
                 before = {s.key: self.view(s)["buttons"] for s in seats}
                 tap = self.press(seat.user, seat, r, c)
                 tap.popup = await self.watch.popup(tap.query, timeout)
-                if not tap.accepted and tap.data in {d for _, _, d in navigation(view)}:
+                window_step = tap.data in {d for _, _, d in navigation(view)}
+                if not tap.accepted and window_step:
                     break  # the window is at that edge: another way
                 if not tap.accepted:
                     raise AssertionError(f"a move of match {self.id} was refused: {tap.popup}")
-                if tap.data in {d for _, _, d in navigation(view)}:
+                if window_step:
                     # Late in a Dots game two windows can look exactly alike (all dots and
                     # captured points), so a window step need not change the keyboard.
                     with contextlib.suppress(AssertionError):
