@@ -4,10 +4,10 @@ Its cost depends on the number of curve vertices, not on the scale, so enlarging
 (which only widens every gap against the fixed minimum gaps) always helps and never costs
 more.
 
-The curves' vertices (each curve segment subdivided until it is an edge of the triangulation),
-the spots, the paper's edge, the new curve's end stubs and a sparse fill of free points are
-triangulated (Delaunay, made conforming). Triangles reached from the start corner without
-crossing a curve or a stub are the face. A split or a loop must leave each other boundary of
+The curves' vertices, the spots, the paper's edge, the new curve's end stubs and a sparse fill
+of free points are triangulated with every curve segment as an edge (a constrained Delaunay
+triangulation, :mod:`pythoncdt`). Triangles reached from the start corner without crossing a
+curve or a stub are the face. A split or a loop must leave each other boundary of
 the face on its side: *bridges*, chains of triangles from each boundary to the part of the
 structure on its side (the walk's arc, or a virtual *tongue* out of a loop's spot), are
 blocked; the face minus the bridges is simply connected, so every path from end to end
@@ -23,9 +23,10 @@ import itertools
 import math
 
 import numpy as np
+from pythoncdt import IntersectingConstraintEdges, Triangulation, VertexInsertionOrder
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
-from scipy.spatial import Delaunay, cKDTree
+from scipy.spatial import cKDTree
 
 from engine.sprouts.drawing import (
     MIN_GAP,
@@ -54,6 +55,7 @@ MEDIAL_FROM = 4 * MIN_GAP  # gaps at least this wide get a free point in their m
 MIN_SPACING = 4.0  # points of the new curve closer than this to the previous one are dropped
 RING = SPOT_GAP + 2.5  # radius of the ring of constrained arcs round each spot
 RING_GAP = math.radians(6)  # the ring stops this short of each curve leaving the spot
+SPOT_APART = 80.0  # the new spot goes where it is at least this far from other spots if it can
 LOOP_SPREAD = math.radians(35)  # a loop leaves its spot at ±this from its middle direction
 
 # vertex kinds (besides a piece number >= 0)
@@ -145,64 +147,45 @@ class _Mesh:
         self._conform()
 
     def _conform(self) -> None:
-        """Triangulate, splitting every constrained segment that is not an edge yet. The
-        first round also adds a free point in the middle of every gap between drawn things
-        (edges joining two drawn vertices), so that a bridge can run down a narrow passage
-        with room for the curve on both sides of it."""
-        tri = Delaunay(self.P, incremental=True)
-        for round_ in range(14):
-            if round_:
-                tri.add_points(self.P[len(tri.points) :])  # cheaper than starting again
-            n = len(self.P)
-            s = tri.simplices
-            e = np.concatenate([s[:, [1, 2]], s[:, [2, 0]], s[:, [0, 1]]]).astype(np.int64)
-            keys = np.unique(np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1]))
-            e = np.stack([keys // n, keys % n], axis=1)
-            a = np.concatenate([np.asarray(ids[:-1]) for _, ids in self.chains])
-            b = np.concatenate([np.asarray(ids[1:]) for _, ids in self.chains])
-            con = np.minimum(a, b) * n + np.maximum(a, b)
-            bad = ~np.isin(con, keys)
-            new_pts: list[np.ndarray] = []
-            new_kind: list[int] = []
-            if round_ == 0:
-                drawn = self.kind != K_FILL
-                gap = e[drawn[e[:, 0]] & drawn[e[:, 1]] & ~np.isin(keys, con)]
-                length = np.hypot(*(self.P[gap[:, 0]] - self.P[gap[:, 1]]).T)
-                gap = gap[length > MEDIAL_FROM]
-                new_pts += list((self.P[gap[:, 0]] + self.P[gap[:, 1]]) / 2)
-                new_kind += [K_FILL] * len(gap)
-            elif not bad.any():
-                self.tri = _closed(tri)
-                return
-            at = 0
-            for c, (owner, ids) in enumerate(self.chains):
-                nseg = len(ids) - 1
-                mine = bad[at : at + nseg]
-                at += nseg
-                if not mine.any():
-                    continue
-                out: list[int] = []
-                for i in range(nseg):
-                    out.append(ids[i])
-                    if mine[i]:
-                        p, q = self.P[ids[i]], self.P[ids[i + 1]]
-                        for f in (1 / 3, 2 / 3):
-                            out.append(n + len(new_pts))
-                            new_pts.append(p + f * (q - p))
-                            new_kind.append(int(self.kind[ids[i]]))
-                out.append(ids[-1])
-                self.chains[c] = (owner, out)
-            if not new_pts:
-                self.tri = _closed(tri)
-                return
-            self.P = np.concatenate([self.P, np.asarray(new_pts)])
-            self.kind = np.concatenate([self.kind, np.asarray(new_kind, dtype=np.int64)])
-        raise _Fail("the triangulation does not settle")
+        """Triangulate with every chain segment as a constrained edge; then again with a
+        free point in the middle of every gap between drawn things (an edge joining two
+        drawn vertices), so that a bridge can run down a narrow passage with room for the
+        curve on both sides of it."""
+        a = np.concatenate([np.asarray(ids[:-1]) for _, ids in self.chains])
+        b = np.concatenate([np.asarray(ids[1:]) for _, ids in self.chains])
+        edges = np.stack([a, b], axis=1)
+        n = len(self.P)
+        con = np.minimum(a, b) * n + np.maximum(a, b)
+        simp, nb = _cdt(self.P, edges)
+        e = np.concatenate([simp[:, [1, 2]], simp[:, [2, 0]], simp[:, [0, 1]]])
+        keys = np.unique(np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1]))
+        if not np.isin(con, keys).all():  # a chain runs through a vertex
+            raise _Fail("a curve is not an edge of the triangulation")
+        e = np.stack([keys // n, keys % n], axis=1)
+        drawn = self.kind != K_FILL
+        gap = e[drawn[e[:, 0]] & drawn[e[:, 1]] & ~np.isin(keys, con)]
+        gap = gap[np.hypot(*(self.P[gap[:, 0]] - self.P[gap[:, 1]]).T) > MEDIAL_FROM]
+        if len(gap):
+            mids = (self.P[gap[:, 0]] + self.P[gap[:, 1]]) / 2
+            self.P = np.concatenate([self.P, mids])
+            self.kind = np.concatenate([self.kind, np.full(len(gap), K_FILL, dtype=np.int64)])
+            simp, nb = _cdt(self.P, edges)
+        self.simplices, self.neighbors = simp, nb
 
 
-def _closed(tri: Delaunay) -> Delaunay:
-    tri.close()  # no more points: release Qhull's incremental state
-    return tri
+def _cdt(points: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The constrained Delaunay triangulation of ``points`` with ``edges`` as edges: its
+    triangles (counter-clockwise vertex triples) and, for each, the triangle across the side
+    opposite each vertex (-1 for none), as :class:`scipy.spatial.Delaunay` gives them."""
+    t = Triangulation(VertexInsertionOrder.AUTO, IntersectingConstraintEdges.DONT_CHECK, 0.0)
+    t.insert_vertices(np.ascontiguousarray(points, dtype=np.float64))
+    t.insert_edges(np.ascontiguousarray(edges, dtype=np.uint32))
+    t.erase_super_triangle()
+    tris = t.triangles_array()
+    simp = tris["vertices"].astype(np.int64)
+    nb = tris["neighbors"].astype(np.int64)[:, [1, 2, 0]]  # CDT's side k is opposite k + 2
+    nb[nb >= len(simp)] = -1
+    return simp, nb
 
 
 def _pt(p: np.ndarray) -> Point:
@@ -408,8 +391,7 @@ class _MeshRouter:
         self, m: _Mesh, pa: Point, pb: Point, ta: Point, tb: Point, th_a: float, th_b: float
     ) -> Route:
         req = self.req
-        tri = m.tri
-        simp, nb = tri.simplices, tri.neighbors
+        simp, nb = m.simplices, m.neighbors
         nt = len(simp)
         n = len(m.P)
         # which triangle sides are constrained, and by which chain's segment
@@ -447,7 +429,7 @@ class _MeshRouter:
 
     def _in_rings(self, m: _Mesh) -> np.ndarray:
         """Triangles inside the ring round a spot (never routed through)."""
-        cen = m.P[m.tri.simplices].mean(axis=1)
+        cen = m.P[m.simplices].mean(axis=1)
         if not self.ring_of:
             return np.zeros(len(cen), dtype=bool)
         spots = list(self.ring_of)
@@ -467,9 +449,9 @@ class _MeshRouter:
         """The triangle at the stub's tip that the curve goes on into."""
         q = np.array([tip[0] + 0.1 * math.cos(th), tip[1] + 0.1 * math.sin(th)])
         v = m.index.get((float(tip[0]), float(tip[1])))
-        cand = np.arange(len(m.tri.simplices))
+        cand = np.arange(len(m.simplices))
         if v is not None:
-            cand = np.nonzero((m.tri.simplices == v).any(axis=1))[0]
+            cand = np.nonzero((m.simplices == v).any(axis=1))[0]
         t = _containing(m, cand, q[None, :])[0]
         if t < 0:
             raise _Fail("a stub leaves the paper")
@@ -488,7 +470,7 @@ class _MeshRouter:
         """Walls (triangle edges, as keys) from each other boundary of the face to the part
         of the structure on its side, through free vertices only."""
         req, d = self.req, self.d
-        simp = m.tri.simplices
+        simp = m.simplices
         kind = m.kind
         nv = len(kind)
         # the face's open edges
@@ -605,7 +587,7 @@ class _MeshRouter:
         t_idx: np.ndarray,
         nbf: np.ndarray,
     ) -> list[tuple[int, int]]:
-        simp = m.tri.simplices
+        simp = m.simplices
         nt = len(simp)
         ok = open_side & allowed[t_idx] & allowed[np.maximum(nbf, 0)]
         a_t, b_t = t_idx[ok], nbf[ok]
@@ -709,7 +691,9 @@ class _MeshRouter:
         cands = np.linspace(keep + half, total - keep - half, 41)
         at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
         room = self.obstacles.query(at)[0]
-        score = np.minimum(room, 3 * TIP) - 0.15 * np.abs(cands - total / 2)
+        apart = self.spot_pts.query(at)[0]  # a spot's disc on the picture is ~24 units
+        score = np.minimum(room, 3 * TIP) + 0.5 * np.minimum(apart, SPOT_APART)
+        score -= 0.15 * np.abs(cands - total / 2)
         face_t = np.flatnonzero(face)
         for s in cands[np.argsort(-score)][:25]:
             c = _at(line, arc, s)
@@ -821,7 +805,7 @@ def _point_seg_many(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _containing(m: _Mesh, cand: np.ndarray, q: np.ndarray) -> np.ndarray:
     """For each point of ``q``, a triangle of ``cand`` holding it (-1 for none)."""
-    tri = m.P[m.tri.simplices[cand]]  # (k, 3, 2)
+    tri = m.P[m.simplices[cand]]  # (k, 3, 2)
     a, b, c = tri[:, 0][None], tri[:, 1][None], tri[:, 2][None]
     p = q[:, None, :]
 
