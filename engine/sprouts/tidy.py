@@ -66,6 +66,7 @@ KIN = 4  # segments this close along its own curve do not push a point
 EDGE = 2.0  # nothing comes closer than this to the paper's edge
 STEP = 5.0  # no point moves further than this in one step
 REACH = 3 * STEP + HARD_SPOT + 1.0  # every limit from further away is above STEP anyway
+PIECE = 15.0  # segments longer than twice this are searched for apart from the others
 SECTORS = 8
 ITERATIONS = 16
 CALM = 0.5  # a step that moves nothing further than this ends the relaxation
@@ -178,19 +179,26 @@ class _Net:
             z = np.zeros(0)
             return empty, empty, z, np.zeros((0, 2)), z, z
         A, B = X[segs[:, 0]], X[segs[:, 1]]
-        mid = (A + B) / 2
-        half = float(np.hypot(*(B - A).T).max()) / 2
-        tree = cKDTree(mid)
         rho = self.width / WIDTH
-        reach = max(REACH, rho * CURVE_SPOT_ROOM, rho * CURVE_ROOM)
-        spot_r = max(REACH, rho * CURVE_SPOT_ROOM) + half
-        node_r = max(REACH, rho * CURVE_ROOM) + half
+        spot_reach = max(REACH, rho * CURVE_SPOT_ROOM)
+        node_reach = max(REACH, rho * CURVE_ROOM)
+        # segments are found by their middles; the few long ones (stubs are never split)
+        # separately, so that they do not widen every search
+        half = np.hypot(*(B - A).T) / 2
+        long = half > PIECE
         found_i, found_j = [], []
-        for lo, hi, r in ((0, S, spot_r), (S, len(X), node_r)):
-            if hi > lo:
-                got = cKDTree(X[lo:hi]).sparse_distance_matrix(tree, r, output_type="ndarray")
-                found_i.append(got["i"].astype(np.int64) + lo)
-                found_j.append(got["j"].astype(np.int64))
+        for group in (np.flatnonzero(~long), np.flatnonzero(long)):
+            if not len(group):
+                continue
+            tree = cKDTree((A[group] + B[group]) / 2)
+            extra = float(half[group].max())
+            for lo, hi, r in ((0, S, spot_reach), (S, len(X), node_reach)):
+                if hi > lo:
+                    got = cKDTree(X[lo:hi]).sparse_distance_matrix(
+                        tree, r + extra, output_type="ndarray"
+                    )
+                    found_i.append(got["i"].astype(np.int64) + lo)
+                    found_j.append(group[got["j"]])
         ii = np.concatenate(found_i) if found_i else empty
         jj = np.concatenate(found_j) if found_j else empty
         keep = (segs[jj, 0] != ii) & (segs[jj, 1] != ii)
@@ -202,8 +210,8 @@ class _Net:
         t = np.clip(np.einsum("ij,ij->i", v - a, ab) / den, 0.0, 1.0)
         q = a + t[:, None] * ab
         dv = q - v
-        dist = np.hypot(*dv.T)
-        near = dist < reach
+        dist = np.sqrt(np.einsum("ij,ij->i", dv, dv))
+        near = dist < np.where(ii < S, spot_reach, node_reach)
         ii, jj, t, dv, dist = ii[near], jj[near], t[near], dv[near], dist[near]
         u = dv / np.maximum(dist, 1e-12)[:, None]
         is_spot = ii < S
@@ -492,6 +500,8 @@ def _sector(v: np.ndarray) -> np.ndarray:
 
 _CENTRES = np.arange(SECTORS) * TAU / SECTORS
 _HALF = math.pi / SECTORS
+_AXES = np.stack([np.cos(_CENTRES), np.sin(_CENTRES)], axis=1)
+_COS_HALF, _SIN_HALF = math.cos(_HALF), math.sin(_HALF)
 
 
 def _limits(n: int, who: np.ndarray, u: np.ndarray, budget: np.ndarray) -> np.ndarray:
@@ -501,9 +511,10 @@ def _limits(n: int, who: np.ndarray, u: np.ndarray, budget: np.ndarray) -> np.nd
     lim = np.full((n, SECTORS), STEP)
     if not len(who):
         return lim
-    ang = np.arctan2(u[:, 1], u[:, 0])
-    diff = np.abs((_CENTRES[None, :] - ang[:, None] + math.pi) % TAU - math.pi)
-    c = np.cos(np.maximum(diff - _HALF, 0.0))
+    # c: the cosine of the least angle between u and a direction in the sector
+    dot = u @ _AXES.T
+    crs = np.abs(u[:, :1] * _AXES[:, 1] - u[:, 1:] * _AXES[:, 0])
+    c = np.where(dot >= _COS_HALF, 1.0, dot * _COS_HALF + crs * _SIN_HALF)
     cap = np.where(c > 1e-9, budget[:, None] / np.maximum(c, 1e-9), np.inf)
     order = np.argsort(who, kind="stable")
     w = who[order]
