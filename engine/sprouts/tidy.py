@@ -83,7 +83,7 @@ def tidy(drawing: Drawing, iterations: int = ITERATIONS) -> Drawing:
     """The drawing relaxed by ``iterations`` steps and fitted to the paper."""
     net = _Net.of(drawing).fitted()
     for it in range(iterations):
-        if it % 4 == 3:
+        if it % 4 == 0:
             net.drop_points(it // 4 % 2)
         elif net.step() < CALM:
             break
