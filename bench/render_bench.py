@@ -8,9 +8,9 @@ the caches (static layers, sprites, text), then timed ``--runs`` times; the medi
 
 Точки keeps the last boards drawn: what the rings make of the board (zone, areas, rings,
 bases) changes only when a ring closes, and the next picture of a game only adds a dot or two.
-Рассада's curves are smoothed once per drawing (cached): the ``sprouts`` line draws the same
-position again; ``sprouts cold`` computes the smoothing again each time, which is what the
-first picture after a move costs.
+Рассада's curves are smoothed and inked once per drawing (cached): the ``sprouts`` line draws
+the same position again (a board shown in a second place, or a move played after its preview);
+``sprouts cold`` clears both each time, which is what the first picture after a move costs.
 
 The first ``dots`` line draws the same position again (a board shown in a second place);
 ``dots after a move`` draws the position after the one drawn before it (the bot's usual
@@ -198,6 +198,7 @@ def bench_sprouts_cold(
 
     def cold() -> bytes:
         rs._smoothed.cache_clear()
+        rs._inked.clear()
         return render.board_png(game, view)
 
     def smoothing() -> Any:

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -745,6 +747,14 @@ def _newest(drawing: Any) -> tuple[Any | None, list[int]]:
 # -- the picture -------------------------------------------------------------------------------
 
 
+# The paper with the curves in ink (all but the newest), by their pixels: the previewed
+# move's picture and the board after it is played share it, and so do the places of one match
+# (their views differ only in the header). Pictures are drawn in worker threads.
+INKED_CACHE = 4
+_inked: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
+_inked_lock = threading.Lock()
+
+
 def board_png(game: Any, view: dict[str, Any]) -> bytes:
     """The Sprouts drawing as PNG bytes."""
     return png(board_image(game, view))
@@ -756,12 +766,24 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     trial = _preview(game, view.get("preview"))
     shown = game if trial is None else trial
     lay, fit = layout(shown, view)
-    img = _paper(lay).copy()
     drawing = shown.drawing
     curves = [fit.array(c) for c in smooth_curves(drawing, Room.of(lay, fit.k))]
     mark = trial is not None or (view.get("last", True) and game.ply > 0)
     spot, newest = _newest(drawing) if mark else (None, [])
-    _stroke(img, [c for i, c in enumerate(curves) if i not in newest], lay.curve_width, INK)
+    ink = [c for i, c in enumerate(curves) if i not in newest]
+    key = (lay, tuple(len(c) for c in ink), b"".join(c.tobytes() for c in ink))
+    with _inked_lock:
+        base = _inked.get(key)
+        if base is not None:
+            _inked.move_to_end(key)
+    if base is None:
+        base = _paper(lay).copy()
+        _stroke(base, ink, lay.curve_width, INK)
+        with _inked_lock:
+            _inked[key] = base
+            while len(_inked) > INKED_CACHE:
+                _inked.popitem(last=False)
+    img = base.copy()
     mover = (game.ply - 1) % game.players
     r, thick = lay.spot_radius, max(2.0, 5 * lay.u)
     if trial is not None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 import pytest
 
+import engine
 import render
 from render import sprouts
 from render.common import INK, PAPER, PLAYER
@@ -95,3 +97,34 @@ def test_dashes_cut_a_line_into_pieces_of_the_asked_length() -> None:
     assert lengths[:-1] == pytest.approx([3.0] * (len(lengths) - 1))
     assert sum(lengths) == pytest.approx(20 * 3 / 5, abs=3.0)
     assert pieces[1][0] == pytest.approx((5.0, 0.0))
+
+
+def test_a_played_preview_reuses_its_inked_paper_and_matches_a_fresh_picture() -> None:
+    """The previewed move's picture and the board after it is played share the paper with
+    the older curves in ink (drawn once); the cached layer gives the same pixels as a picture
+    drawn from nothing."""
+    g = engine.new("sprouts", spots=3)
+    g.play(g.legal_moves()[0])
+    move = g.legal_moves()[-1]
+    strokes: list[int] = []
+    real = sprouts._stroke
+
+    def counting(img: Any, lines: Any, width: float, fg: Any) -> None:
+        strokes.append(len(lines))
+        real(img, lines, width, fg)
+
+    sprouts._inked.clear()
+    sprouts._stroke = counting  # type: ignore[assignment]
+    try:
+        render.board_png(g, {"preview": move})
+        inked = len(strokes)
+        after = g.copy()
+        after.play(move)
+        cached = render.board_png(after, {})
+        assert len(strokes) == inked + 1  # only the new curve, in the mover's colour
+        sprouts._inked.clear()
+        fresh = render.board_png(after, {})
+        assert len(strokes) == inked + 3  # the ink again, then the new curve
+    finally:
+        sprouts._stroke = real  # type: ignore[assignment]
+    assert decode(cached).tobytes() == decode(fresh).tobytes()
