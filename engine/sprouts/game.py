@@ -50,29 +50,47 @@ def _table(drawing: Drawing) -> MoveTable:
     return table
 
 
-# Routed children by (drawing, move), shared across game objects: the bot rebuilds the game
-# from its record on every tap, so a previewed curve must outlive the object it was drawn on.
-# Small, because each drawing holds its derived topology and move table.
-ROUTED_CACHE = 32
-_routed: OrderedDict[tuple[tuple[Any, ...], Move], Drawing] = OrderedDict()
-_routed_lock = threading.Lock()
+class _Recent:
+    """A small thread-safe LRU map (the bot draws pictures in worker threads)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Any, Drawing] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Drawing | None:
+        with self._lock:
+            got = self._items.get(key)
+            if got is not None:
+                self._items.move_to_end(key)
+            return got
+
+    def put(self, key: Any, value: Drawing) -> Drawing:
+        """Keeps ``value`` under ``key`` unless one is kept there already; returns the kept one."""
+        with self._lock:
+            got = self._items.setdefault(key, value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+            return got
+
+
+# The bot rebuilds the game from its record on every tap. Routed children by (drawing, move):
+# a previewed curve must outlive the object it was drawn on. Drawings by content: a reloaded
+# drawing keeps the faces, position and move table derived on an earlier load. Small, because
+# each drawing holds its derived topology and move table.
+_routed = _Recent(32)
+_known = _Recent(16)
 
 
 def _child(drawing: Drawing, move: Move) -> Drawing:
     """The drawing after ``move``, routed once: a previewed curve (drawn on a copy of the
     game, or on an earlier load of the same record) is the very curve that is played."""
     key = (drawing.content, move)
-    with _routed_lock:
-        child = _routed.get(key)
-        if child is not None:
-            _routed.move_to_end(key)
-            return child
-    child = draw_move(drawing, _table(drawing).choices[move])
-    with _routed_lock:
-        _routed[key] = child
-        while len(_routed) > ROUTED_CACHE:
-            _routed.popitem(last=False)
-    return child
+    child = _routed.get(key)
+    if child is None:
+        child = _routed.put(key, draw_move(drawing, _table(drawing).choices[move]))
+    return _known.put(child.content, child)
 
 
 @register
@@ -227,6 +245,7 @@ class Game(BaseGame[Move]):
             g = cls(data["spots"], misere=data.get("misere", False))
             history = [Move.from_json(m) for m in data["moves"]]
             drawing = Drawing.from_json(data["drawing"])
+            drawing = _known.put(drawing.content, drawing)
         except (KeyError, TypeError, ValueError, BadOptions, DrawingError) as e:
             raise BadRecord(f"bad sprouts record: {e}") from e
         if len(drawing.spots) != g._spots + len(history):

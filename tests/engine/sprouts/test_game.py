@@ -173,6 +173,21 @@ def test_a_previewed_curve_is_played_from_a_reloaded_record(monkeypatch) -> None
     assert len(calls) == 1
 
 
+def test_a_reloaded_record_keeps_what_was_derived_from_its_drawing() -> None:
+    """Faces, position and move table are derived once per drawing, not once per tap."""
+    g = Game(4)
+    g.play(g.legal_moves()[0])
+    record = json.dumps(g.to_json())
+    first = Game.from_json(json.loads(record))
+    moves = first.legal_moves()
+    again = Game.from_json(json.loads(record))
+    assert again.drawing is first.drawing
+    assert again.legal_moves() == moves
+    changed = json.loads(record)
+    changed["drawing"]["w"] += 1.0  # another drawing: derived on its own
+    assert Game.from_json(changed).drawing is not first.drawing
+
+
 def test_snapshots_are_the_replayed_positions_in_the_present_geometry() -> None:
     import random
 
