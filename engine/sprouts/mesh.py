@@ -50,6 +50,7 @@ VIA_PULL = 8.0  # the curve goes this much further (in cost) per unit of room fo
 CLEAR = 2.5 * MIN_GAP  # the new curve keeps this far from others (and spots' discs) if it can
 CLEAR_CURVE = 2.5 * MIN_GAP  # the curve keeps this far from curve vertices where it can
 CLEAR_SPOT = 1.4 * SPOT_GAP  # ... and this far from spots
+FAR = 3 * TIP  # clearance beyond this makes no difference anywhere
 MIN_STUB_ANGLE = math.radians(12)  # a new stub keeps this far from the spot's other stubs
 MEDIAL_FROM = 4 * MIN_GAP  # gaps at least this wide get a free point in their middle
 MIN_SPACING = 4.0  # points of the new curve closer than this to the previous one are dropped
@@ -416,7 +417,8 @@ class _MeshRouter:
         dst = self._locate(m, tb, th_b)
         if label[src] != label[dst]:
             raise _Fail("the two corners are not in one face")
-        in_f = (label == label[src]) & ~self._in_rings(m)
+        in_rings = self._in_rings(m)
+        in_f = (label == label[src]) & ~in_rings
         if not (in_f[src] and in_f[dst]):
             raise _Fail("an end is inside a spot's ring")
         if req.kind != "merge":
@@ -425,7 +427,7 @@ class _MeshRouter:
         portals = self._path(m, in_f, src, dst, open_side, t_idx, nbf)
         body = self._smooth(m, portals)
         line = _thin(np.concatenate([[ta], body, [tb]]), MIN_SPACING)
-        return self._place_spot(m, in_f | self._in_rings(m), np.concatenate([[pa], line, [pb]]))
+        return self._place_spot(m, in_f | in_rings, np.concatenate([[pa], line, [pb]]))
 
     def _in_rings(self, m: _Mesh) -> np.ndarray:
         """Triangles inside the ring round a spot (never routed through)."""
@@ -439,11 +441,13 @@ class _MeshRouter:
         return dist < rho[k] - 0.05
 
     def _clearance(self, pts: np.ndarray) -> np.ndarray:
-        """How far each point is from the curves and from the spots' keep-off discs."""
-        out = self.spot_pts.query(pts)[0] - (SPOT_GAP - MIN_GAP)
+        """How far each point is from the curves and from the spots' keep-off discs, up to
+        :data:`FAR` (every use caps it lower; the capped search prunes most of the tree)."""
+        gap = SPOT_GAP - MIN_GAP
+        out = self.spot_pts.query(pts, distance_upper_bound=FAR + gap)[0] - gap
         if self.curve_pts is not None:
-            out = np.minimum(out, self.curve_pts.query(pts)[0])
-        return out
+            out = np.minimum(out, self.curve_pts.query(pts, distance_upper_bound=FAR)[0])
+        return np.minimum(out, FAR)
 
     def _locate(self, m: _Mesh, tip: Point, th: float) -> int:
         """The triangle at the stub's tip that the curve goes on into."""
