@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from pythoncdt import IntersectingConstraintEdges, Triangulation, VertexInsertionOrder
@@ -81,7 +82,7 @@ class _Mesh:
         x0, y0, x1, y1 = window or (0.0, 0.0, w, h)
         x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, w), min(y1, h)
 
-        def vid(p: Point, k: int) -> int:
+        def vid(p: Sequence[float], k: int) -> int:
             key = (float(p[0]), float(p[1]))
             i = index.get(key)
             if i is None:
@@ -94,9 +95,9 @@ class _Mesh:
             """A chain, cut into the runs of its points inside the window."""
             inside = (arr[:, 0] >= x0) & (arr[:, 0] <= x1) & (arr[:, 1] >= y0) & (arr[:, 1] <= y1)
             run: list[int] = []
-            for p, ok in zip(arr, inside, strict=True):
+            for p, ok in zip(arr.tolist(), inside.tolist(), strict=True):
                 if ok:
-                    run.append(vid(_pt(p), k))
+                    run.append(vid(p, k))
                     continue
                 if len(run) > 1:
                     self.chains.append((owner, run))
