@@ -700,6 +700,8 @@ class _MeshRouter:
         score = np.minimum(room, 3 * TIP) + 0.5 * np.minimum(apart, SPOT_APART)
         score -= 0.15 * np.abs(cands - total / 2)
         face_t = np.flatnonzero(face)
+        corners = m.P[m.simplices[face_t]]
+        t_lo, t_hi = corners.min(axis=1), corners.max(axis=1)
         for s in cands[np.argsort(-score)][:25]:
             c = _at(line, arc, s)
             p0, p1 = _at(line, arc, s - half), _at(line, arc, s + half)
@@ -714,7 +716,9 @@ class _MeshRouter:
             if self.curve_pts is not None and self.curve_pts.query(c)[0] < SPOT_GAP + 1.5:
                 continue
             probe = np.concatenate([_sample(p0, c), _sample(c, p1)])
-            if np.any(_containing(m, face_t, probe) < 0):
+            p_lo, p_hi = probe.min(axis=0), probe.max(axis=0)
+            near = face_t[((t_lo <= p_hi) & (t_hi >= p_lo)).all(axis=1)]  # boxes overlap
+            if np.any(_containing(m, near, probe) < 0):
                 continue
             before = line[arc < s - half - 1e-6]
             after = line[arc > s + half + 1e-6]
