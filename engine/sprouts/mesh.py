@@ -633,8 +633,10 @@ class _MeshRouter:
         ok = allowed & np.isfinite(da) & np.isfinite(db)
         ends = np.asarray([self.d.place(self.req.a), self.d.place(self.req.b)])
         far = np.min(np.hypot(*(cen[:, None, :] - ends[None]).transpose(2, 0, 1)), axis=1)
-        room = np.minimum(self._clearance(cen), 3 * TIP)
-        ok &= (far >= 2 * SPOT_GAP + STUB) & (room >= SPOT_GAP + 1)
+        ok &= far >= 2 * SPOT_GAP + STUB
+        room = np.zeros(len(cen))
+        room[ok] = np.minimum(self._clearance(cen[ok]), 3 * TIP)
+        ok &= room >= SPOT_GAP + 1
         if ok.any():
             with np.errstate(invalid="ignore"):
                 score = da + db + 0.5 * np.abs(da - db) - VIA_PULL * room
