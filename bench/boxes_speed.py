@@ -6,8 +6,9 @@
 3. ``choose_move(hard)`` on 5×5 over whole games against the safe-move greedy baseline:
    p50 / p95 / max seconds per move (target: p95 ≤ 2 s), plus the ply from which the exact
    search finished (the engine's value, not a time).
-4. Positions with 30 lines left on 5×5: how often the exact search fits hard's budget,
-   with nodes and CPU seconds per position.
+4. Positions with 30 lines left on 5×5 (``--left 30 28 26`` for more): how often the exact
+   search fits hard's budget, and the worst case over the sample in nodes and CPU seconds
+   (``--positions 1000 --only-endgames`` for the wide sample).
 
 ``--tables`` instead surveys every board that fits in 3×3 (one per class: up to the square's
 symmetries and empty edge rows/columns): hard's search from the empty board without tables,
@@ -106,12 +107,12 @@ def bench_hard(games: int) -> None:
     print(f"  exact search first finished with {sorted(exact_from)} lines left (per game)")
 
 
-def exact30_position(seed: int) -> Game:
-    """A 5×5 position with 30 lines left: safe-move greedy play with 30% random lines mixed
-    in (odder than real play, so harder)."""
+def exact30_position(seed: int, left: int = 30) -> Game:
+    """A 5×5 position with ``left`` lines left: safe-move greedy play with 30% random lines
+    mixed in (odder than real play, so harder)."""
     rng = random.Random(seed)
     g = Game(5, 5)
-    while len(g.legal_moves()) > 30:
+    while len(g.legal_moves()) > left:
         if rng.random() < 0.3:
             g.play(rng.choice(g.legal_moves()))
         else:
@@ -119,28 +120,43 @@ def exact30_position(seed: int) -> Game:
     return g
 
 
-def bench_exact30(positions: int) -> dict[str, float]:
-    """Hard's exact search (all best lines, within its node budget) on 5×5 positions with
-    30 lines left."""
+def bench_exact30(positions: int, left: int = 30, first: int = 0) -> dict[str, float]:
+    """Hard's exact search on 5×5 positions with ``left`` lines left (seeds ``first`` on):
+    how many finish within hard's node budget (value and a best line, as hard runs it), and
+    the worst case over the sample of what a finished search needs: nodes and CPU seconds of
+    the value search alone, run without a budget where hard's ran out."""
     budget = int(DEFAULT_TIME_LIMIT["hard"] * NODES_PER_SECOND)
     within, times = 0, []
-    for i in range(positions):
-        pos = Position(exact30_position(i))
+    worst_nodes, worst_s, worst_seed = 0, 0.0, -1
+    for i in range(first, first + positions):
+        g = exact30_position(i, left)
+        pos = Position(g)
         ok, dt = _search(pos, budget)
+        nodes = pos.nodes
+        if not ok:  # what it would have needed
+            pos = Position(g)
+            t = time.process_time()
+            pos.value()
+            nodes, dt = pos.nodes, time.process_time() - t
+            print(f"  seed {i}: OUT of budget, needs {nodes} nodes, {dt:.2f} s CPU")
         times.append(dt)
         within += ok
-        print(f"  position {i:2}: {'ok ' if ok else 'OUT'} {pos.nodes:7} nodes {times[-1]:5.2f} s")
+        if nodes > worst_nodes:
+            worst_nodes, worst_seed = nodes, i
+        worst_s = max(worst_s, dt)
     times.sort()
     print(
-        f"5×5 with 30 lines left, {positions} mixed-play positions: exact within hard's budget "
-        f"({budget} nodes) {within}/{positions}; CPU p50 {statistics.median(times):.3f} s, "
-        f"max {times[-1]:.3f} s"
+        f"5×5 with {left} lines left, {positions} mixed-play positions (seeds {first}…"
+        f"{first + positions - 1}): exact within hard's budget ({budget} nodes) "
+        f"{within}/{positions}; CPU p50 {statistics.median(times):.3f} s, max {times[-1]:.3f} s; "
+        f"worst {worst_nodes} nodes (seed {worst_seed}), {worst_s:.2f} s CPU"
     )
     return {
         "positions": positions,
         "within budget": within,
         "p50 s": statistics.median(times),
         "max s": times[-1],
+        "worst nodes": worst_nodes,
     }
 
 
@@ -216,17 +232,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="5×5 games for the hard AI")
     parser.add_argument("--quick", action="store_true", help="skip the 3×3 solve")
-    parser.add_argument("--positions", type=int, default=30, help="5×5 positions, 30 left")
+    parser.add_argument("--positions", type=int, default=30, help="5×5 endgame positions")
+    parser.add_argument("--left", type=int, nargs="+", default=[30], help="lines left in them")
+    parser.add_argument("--only-endgames", action="store_true", help="only the 5×5 endgames")
     parser.add_argument("--tables", action="store_true", help="survey boards within 3×3")
     parser.add_argument("--sample", type=int, default=200, help="--tables: positions, 0 all")
     args = parser.parse_args(argv)
     if args.tables:
         bench_tables(args.sample)
         return 0
-    bench_play(20)
-    bench_solve([(2, 4)] if args.quick else [(2, 4), (3, 3)])
-    bench_hard(args.games)
-    bench_exact30(args.positions)
+    if not args.only_endgames:
+        bench_play(20)
+        bench_solve([(2, 4)] if args.quick else [(2, 4), (3, 3)])
+        bench_hard(args.games)
+    for left in args.left:
+        bench_exact30(args.positions, left)
     return 0
 
 

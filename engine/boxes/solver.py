@@ -19,7 +19,10 @@ is tried first next time. The search only looks at moves that can be best:
   opens one), the value comes from a small recursion over the multiset of chain and loop
   lengths (all or all-but-two / all-but-four), exact and independent of the board.
 
-The value is found by MTD(f) (null-window searches), stepping over values of the wrong parity.
+The value is found by MTD(f) (null-window searches), stepping over values of the wrong parity;
+the bounds kept in the table are rounded to the parity of their position's open boxes too (a
+bound of 1 where only even values are possible is a bound of 2), which saves some re-searches.
+A node is one visit of a position after its free boxes are taken (they are taken in one go).
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ class Searcher:
         self.tt: dict[int, tuple[int, int, int]] = {} if tt is None else tt
         self.line_boxes = board.line_boxes
         self.box_lines = board.box_lines
+        self.box_mask = [sum(1 << n for n in sides) for sides in board.box_lines]
         self.lines = board.lines
         self.boxes = board.boxes
         self.nodes = 0
@@ -119,11 +123,7 @@ class Searcher:
 
     def open_side(self, b: int) -> int:
         """The one undrawn side of a box with three sides drawn."""
-        drawn = self.drawn
-        for n in self.box_lines[b]:
-            if not drawn >> n & 1:
-                return n
-        raise AssertionError("box has no open side")
+        return (self.box_mask[b] & ~self.drawn).bit_length() - 1
 
     def free_capture(self) -> int | None:
         """A line that completes boxes and touches no box with two sides, if any."""
@@ -301,15 +301,23 @@ class Searcher:
             raise OutOfBudget
         if self.deadline is not None and not self.nodes & 1023 and time.monotonic() > self.deadline:
             raise OutOfBudget
-        if self.three:
-            n = self.free_capture()
-            if n is not None:
-                k = self.draw(n)
-                try:
-                    return k + self.search(alpha - k, beta - k)
-                finally:
-                    self.undraw(n)
-        return self._search_settled(alpha, beta)
+        if not self.three:
+            return self._search_settled(alpha, beta)
+        # Free boxes are taken at once, all of them (they are never worth holding back).
+        gained = 0
+        taken: list[int] = []
+        n = self.free_capture()
+        while n is not None:
+            gained += self.draw(n)
+            taken.append(n)
+            n = self.free_capture() if self.three else None
+        if not taken:
+            return self._search_settled(alpha, beta)
+        try:
+            return gained + self._search_settled(alpha - gained, beta - gained)
+        finally:
+            for n in reversed(taken):
+                self.undraw(n)
 
     def _search_settled(self, alpha: int, beta: int) -> int:
         drawn = self.drawn
@@ -354,9 +362,12 @@ class Searcher:
                     alpha = v
                     if alpha >= beta:
                         break
+        # A value has the parity of the open boxes: a bound rounds to the nearest such value.
         if best <= alpha0:
+            best -= (best ^ self.left) & 1
             hi = min(hi, best)
         elif best >= beta:
+            best += (best ^ self.left) & 1
             lo = max(lo, best)
         else:
             lo = hi = best
