@@ -180,8 +180,9 @@ def _cdt(points: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     triangles (counter-clockwise vertex triples) and, for each, the triangle across the side
     opposite each vertex (-1 for none), as :class:`scipy.spatial.Delaunay` gives them."""
     t = Triangulation(VertexInsertionOrder.AUTO, IntersectingConstraintEdges.DONT_CHECK, 0.0)
-    t.insert_vertices(np.ascontiguousarray(points, dtype=np.float64))
-    t.insert_edges(np.ascontiguousarray(edges, dtype=np.uint32))
+    # numpy arrays are buffers, but their stubs do not say so before Python 3.12
+    t.insert_vertices(np.ascontiguousarray(points, dtype=np.float64))  # type: ignore[call-overload]
+    t.insert_edges(np.ascontiguousarray(edges, dtype=np.uint32))  # type: ignore[call-overload]
     t.erase_super_triangle()
     tris = t.triangles_array()
     simp = tris["vertices"].astype(np.int64)
