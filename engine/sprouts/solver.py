@@ -79,6 +79,7 @@ class Solver:
         self.kids: dict[str, list[Lands]] = {}
         self.bounds: dict[Node, tuple[int, int]] = {}  # unproven nodes: cost estimates
         self.node_kids: dict[Node, list[Child]] = {}
+        self.move_counts: dict[str, int] = {}
 
     def clear(self) -> None:
         self.nimbers.clear()
@@ -87,6 +88,7 @@ class Solver:
         self.kids.clear()
         self.bounds.clear()
         self.node_kids.clear()
+        self.move_counts.clear()
 
     # -- children --------------------------------------------------------------------------
 
@@ -167,8 +169,24 @@ class Solver:
             win = self._proven(ref)  # type: ignore[arg-type]
             if win is not None:
                 return (0, _INF) if win else (_INF, 0)
-            return self.bounds.get(ref, (1, 1))  # type: ignore[arg-type]
+            hit = self.bounds.get(ref)  # type: ignore[arg-type]
+            if hit is not None:
+                return hit
+            # Not searched yet: one child may be enough to prove a win, a loss needs
+            # them all (df-pn+'s usual first guess).
+            return 1, self._moves(ref[0]) + ref[1]  # type: ignore[operator]
         return 1, 1
+
+    def _moves(self, key: str) -> int:
+        """How many distinct moves a land has (the children of its key before they are
+        told apart by canonical form, which costs far more)."""
+        n = self.move_counts.get(key)
+        if n is None:
+            n = sum(1 for _ in Position.parse(key).moves(distinct=True))
+            if len(self.move_counts) >= _MEMO_MAX:
+                self.move_counts.clear()
+            self.move_counts[key] = n
+        return n
 
     def _search(self, node: Node, win_limit: int, loss_limit: int) -> None:
         """Depth-first proof-number search (df-pn) of one node: it works on the child that
