@@ -7,7 +7,7 @@ its largest land in the search and folds the others' nimbers into the heap. The 
 table (:mod:`engine.sprouts.tables`) answers the small lands at once.
 
 Misère play has no such sum rule: the proof search runs over whole positions (sorted tuples
-of land keys), expanding one land at a time.
+of land keys); a child is one land's child with the other lands kept.
 
 Both searches are depth-first proof-number searches (df-pn, :class:`_ProofSearch`): they
 settle a win through whichever child's proof turns out short rather than the first child
