@@ -1,6 +1,6 @@
 """Sprouts solver figures: ``python -m bench.sprouts_solver``.
 
-Prints the shipped table's size, the outcome of the start for n = 1..11 (normal) and 1..6
+Prints the shipped table's size, the outcome of the start for n = 1..13 (normal) and 1..8
 (misère) with times, the time the AI needs per move (``winning_children``) along random
 games, and the whole positions reachable from 5 spots. Each n gets a time budget; one that
 runs out is reported as unfinished. Timings on a shared machine are noisy.
@@ -133,8 +133,8 @@ def reachable(n: int) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--normal", type=int, default=11, help="largest normal start")
-    parser.add_argument("--misere", type=int, default=6, help="largest misère start")
+    parser.add_argument("--normal", type=int, default=13, help="largest normal start")
+    parser.add_argument("--misere", type=int, default=8, help="largest misère start")
     parser.add_argument("--budget", type=float, default=1800, help="seconds per start")
     parser.add_argument("--fresh", action="store_true", help="clear the memo before each n")
     parser.add_argument("--games", type=int, default=3, help="random games for AI timing")
