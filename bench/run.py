@@ -136,15 +136,15 @@ def engine_section(full: bool) -> list[Table]:
 
 
 def sprouts_table(full: bool) -> Table | None:
-    """Outcomes of n-spot Sprouts (normal 1..11, misère 1..6) with solve times, from the
-    Sprouts engine's own bench once it is there."""
+    """Outcomes of n-spot Sprouts (normal 1..11, misère 1..6; the full run goes on to 13 and
+    8) with solve times, from the Sprouts engine's own bench once it is there."""
     try:
         from bench import sprouts_solver
     except ImportError:
         return None
     t = Table("Sprouts outcomes", ["variant", "n", "outcome", "seconds"])
     t.command = "python -m bench.sprouts_solver"
-    for variant, top in (("normal", 11 if full else 9), ("misère", 6)):
+    for variant, top in (("normal", 13 if full else 11), ("misère", 8 if full else 6)):
         for n, outcome, seconds in sprouts_solver.outcomes(variant, range(1, top + 1)):
             t.add(variant, n, outcome, seconds)
     return t
