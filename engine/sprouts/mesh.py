@@ -156,23 +156,30 @@ class _Mesh:
         a = np.concatenate([np.asarray(ids[:-1]) for _, ids in self.chains])
         b = np.concatenate([np.asarray(ids[1:]) for _, ids in self.chains])
         edges = np.stack([a, b], axis=1)
-        n = len(self.P)
-        con = np.minimum(a, b) * n + np.maximum(a, b)
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
         simp, nb = _cdt(self.P, edges)
-        e = np.concatenate([simp[:, [1, 2]], simp[:, [2, 0]], simp[:, [0, 1]]])
-        keys = np.unique(np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1]))
-        if not np.isin(con, keys).all():  # a chain runs through a vertex
-            raise _Fail("a curve is not an edge of the triangulation")
+        n = len(self.P)
+        keys = _edge_keys(simp, n)
         e = np.stack([keys // n, keys % n], axis=1)
         drawn = self.kind != K_FILL
-        gap = e[drawn[e[:, 0]] & drawn[e[:, 1]] & ~np.isin(keys, con)]
+        gap = e[drawn[e[:, 0]] & drawn[e[:, 1]] & ~np.isin(keys, lo * n + hi)]
         gap = gap[np.hypot(*(self.P[gap[:, 0]] - self.P[gap[:, 1]]).T) > MEDIAL_FROM]
         if len(gap):
             mids = (self.P[gap[:, 0]] + self.P[gap[:, 1]]) / 2
             self.P = np.concatenate([self.P, mids])
             self.kind = np.concatenate([self.kind, np.full(len(gap), K_FILL, dtype=np.int64)])
             simp, nb = _cdt(self.P, edges)
+            n = len(self.P)
+            keys = _edge_keys(simp, n)
+        if not np.isin(lo * n + hi, keys).all():  # a chain runs through a vertex
+            raise _Fail("a curve is not an edge of the triangulation")
         self.simplices, self.neighbors = simp, nb
+
+
+def _edge_keys(simp: np.ndarray, n: int) -> np.ndarray:
+    """Every edge of the triangles ``simp`` once, as ``low * n + high``, sorted."""
+    e = np.concatenate([simp[:, [1, 2]], simp[:, [2, 0]], simp[:, [0, 1]]])
+    return np.unique(np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1]))
 
 
 def _cdt(points: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
