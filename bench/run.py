@@ -7,7 +7,8 @@ endgames, Sprouts outcomes once the engine is there), ``ai`` (think time per lev
 throughput of one process, through the playground and a real redis-server). Each section runs
 the functions of its own bench module, prints its lines as it goes, and ends with a table.
 The tables, the machine (CPU, cores, RAM, Python, load average at the start) and the commands
-are written to ``docs/PERFORMANCE.md``.
+are written to ``docs/PERFORMANCE.md``; a partial run (``--only``) replaces only its own tables
+there and keeps the others.
 
 The quick form (default) takes a few minutes; ``--full`` runs longer series (200 matches, more
 positions and games) and takes about half an hour. Timings on a shared machine are noisy: the
@@ -413,6 +414,28 @@ def document(info: dict[str, str], tables: list[Table], command: str, seconds: f
     return "\n".join(lines)
 
 
+def _blocks(doc: str) -> tuple[str, list[tuple[str, str]]]:
+    """A document's head (up to its figures) and its tables as (title, markdown) pairs."""
+    head, _, body = doc.partition("## Figures\n")
+    blocks = ["### " + b for b in ("\n" + body).split("\n### ")[1:]]
+    return head, [(b.splitlines()[0], b.rstrip() + "\n") for b in blocks]
+
+
+def merged(old: str, new: str) -> str:
+    """A partial run (``--only``) written over a whole one: its tables replace theirs by title,
+    the other tables stay, and the head says which run each comes from."""
+    head, fresh = _blocks(new)
+    _, kept = _blocks(old)
+    earlier = next((ln for ln in old.splitlines() if ln.startswith("| commit |")), "")
+    titles = dict(fresh)
+    out = [titles.pop(t, b) for t, b in kept] + list(titles.values())
+    note = (
+        "Tables not re-measured by this partial run are kept from the previous run"
+        f" ({earlier.strip('| ').replace(' | ', ' ') or 'unknown'}).\n\n"
+    )
+    return head + "## Figures\n\n" + note + "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="the long series (~30 min)")
@@ -442,7 +465,10 @@ def main(argv: list[str] | None = None) -> int:
             f" {shlex.quote(a)}" for a in (argv if argv is not None else sys.argv[1:])
         )
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(document(info, tables, command, seconds))
+        text = document(info, tables, command, seconds)
+        if args.only and args.out.exists():
+            text = merged(args.out.read_text(), text)
+        args.out.write_text(text)
         print(f"\nwritten: {args.out}")
     return 0
 
