@@ -10,14 +10,13 @@ That is five whole-image operations whatever the number of dots.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
+from engine.recent import Recent
 from render.common import (
     GRID,
     INK,
@@ -257,36 +256,21 @@ class Bodies:
     REACH = 4  # how many new dots may be stamped onto an earlier board
 
     def __init__(self) -> None:
-        self._boards: OrderedDict[Any, Image.Image] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def _get(self, key: Any) -> Image.Image | None:
-        with self._lock:
-            img = self._boards.get(key)
-            if img is not None:
-                self._boards.move_to_end(key)
-            return img
-
-    def _put(self, key: Any, img: Image.Image) -> None:
-        with self._lock:
-            self._boards[key] = img
-            while len(self._boards) > self.SIZE:
-                self._boards.popitem(last=False)
+        self._boards: Recent[Any, Image.Image] = Recent(self.SIZE)
 
     def clear(self) -> None:
-        with self._lock:
-            self._boards.clear()
+        self._boards.clear()
 
     def body(self, lay: Layout, game: Any) -> Image.Image:
         t = territory(game)
         dots = _dot_points(game)
         head = (lay, t, game.stop_ply if game.stopped_by is not None else None)
-        found = self._get((head, dots))
+        found = self._boards.get((head, dots))
         if found is not None:
             return found
         img = None
         for k in range(1, min(self.REACH, len(dots)) + 1):
-            before = self._get((head, dots[:-k]))
+            before = self._boards.get((head, dots[:-k]))
             if before is not None:
                 img = before.copy()
                 for x, y in dots[-k:]:
@@ -295,7 +279,7 @@ class Bodies:
         if img is None:
             img = _territory(lay, t).copy()
             _draw_dots(img, lay, game, dots)
-        self._put((head, dots), img)
+        self._boards.put((head, dots), img)
         return img
 
 

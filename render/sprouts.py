@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -38,6 +36,7 @@ from PIL import Image, ImageChops, ImageDraw
 from scipy.spatial import cKDTree
 
 from engine.core import EngineError
+from engine.recent import Recent
 from render.common import (
     INK,
     MUTED,
@@ -750,9 +749,7 @@ def _newest(drawing: Any) -> tuple[Any | None, list[int]]:
 # The paper with the curves in ink (all but the newest), by their pixels: the previewed
 # move's picture and the board after it is played share it, and so do the places of one match
 # (their views differ only in the header). Pictures are drawn in worker threads.
-INKED_CACHE = 4
-_inked: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
-_inked_lock = threading.Lock()
+_inked: Recent[tuple[Any, ...], Image.Image] = Recent(4)
 
 
 def board_png(game: Any, view: dict[str, Any]) -> bytes:
@@ -772,17 +769,11 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     spot, newest = _newest(drawing) if mark else (None, [])
     ink = [c for i, c in enumerate(curves) if i not in newest]
     key = (lay, tuple(len(c) for c in ink), b"".join(c.tobytes() for c in ink))
-    with _inked_lock:
-        base = _inked.get(key)
-        if base is not None:
-            _inked.move_to_end(key)
+    base = _inked.get(key)
     if base is None:
         base = _paper(lay).copy()
         _stroke(base, ink, lay.curve_width, INK)
-        with _inked_lock:
-            _inked[key] = base
-            while len(_inked) > INKED_CACHE:
-                _inked.popitem(last=False)
+        _inked.put(key, base)
     img = base.copy()
     mover = (game.ply - 1) % game.players
     r, thick = lay.spot_radius, max(2.0, 5 * lay.u)

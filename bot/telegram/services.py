@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,51 +13,26 @@ import storage
 from bot.match.clocks import Timeouts
 from bot.settings import Settings
 from bot.telegram.ai_pool import AIPool
+from engine.recent import Recent
 
 CANCEL_WAIT = 5.0  # seconds shutdown waits for cancelled background tasks
 
 
-class PictureCache:
+class PictureCache(Recent[tuple[Any, ...], bytes]):
     """Recently rendered board pictures by (match, version, view): a board shown in two
     places, or re-shown after a keyboard-only step, is rendered once."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
-
-    def get(self, key: tuple[Any, ...]) -> bytes | None:
-        png = self._items.get(key)
-        if png is not None:
-            self._items.move_to_end(key)
-        return png
-
-    def put(self, key: tuple[Any, ...], png: bytes) -> None:
-        self._items[key] = png
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+        super().__init__(size)
 
 
-class FileIds:
+class FileIds(Recent[Hashable, str]):
     """Telegram file ids of recent pictures by picture key (LRU): a picture Telegram already
     holds is shown again by its id instead of being uploaded again (see media.py)."""
 
     def __init__(self, size: int = 1024) -> None:
-        self.size = size
-        self._items: OrderedDict[Hashable, str] = OrderedDict()
+        super().__init__(size)
         self._turn = itertools.count()
-
-    def get(self, key: Hashable) -> str | None:
-        file_id = self._items.get(key)
-        if file_id is not None:
-            self._items.move_to_end(key)
-        return file_id
-
-    def put(self, key: Hashable, file_id: str) -> None:
-        self._items[key] = file_id
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
 
     def next_turn(self) -> int:
         """Round-robin over the storage chats."""
@@ -71,21 +45,14 @@ class GameCache:
     of the game bumps the match version, so a hit is always the stored position."""
 
     def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._games: Recent[tuple[str, int], Any] = Recent(size)
 
     def get(self, match_id: str, version: int) -> Any | None:
-        game = self._items.get((match_id, version))
-        if game is None:
-            return None
-        self._items.move_to_end((match_id, version))
-        return game.copy()
+        game = self._games.get((match_id, version))
+        return None if game is None else game.copy()
 
     def put(self, match_id: str, version: int, game: Any) -> None:
-        self._items[(match_id, version)] = game.copy()
-        self._items.move_to_end((match_id, version))
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+        self._games.put((match_id, version), game.copy())
 
 
 @dataclass

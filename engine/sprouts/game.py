@@ -12,13 +12,12 @@ is derived from it (:attr:`Game.position`, :meth:`Game.to_glop`). Moves are
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any, ClassVar, Self
 
 from engine.core import BadOptions, BadRecord, GameOver, GameResult, IllegalMove, register
 from engine.core import Game as BaseGame
+from engine.recent import Recent
 from engine.sprouts.drawing import Drawing, DrawingError
 from engine.sprouts.moves import Choice, Move, MoveTable, _well_formed, format_move
 from engine.sprouts.paper import draw_move
@@ -50,37 +49,12 @@ def _table(drawing: Drawing) -> MoveTable:
     return table
 
 
-class _Recent:
-    """A small thread-safe LRU map (the bot draws pictures in worker threads)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[Any, Drawing] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Any) -> Drawing | None:
-        with self._lock:
-            got = self._items.get(key)
-            if got is not None:
-                self._items.move_to_end(key)
-            return got
-
-    def put(self, key: Any, value: Drawing) -> Drawing:
-        """Keeps ``value`` under ``key`` unless one is kept there already; returns the kept one."""
-        with self._lock:
-            got = self._items.setdefault(key, value)
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-            return got
-
-
 # The bot rebuilds the game from its record on every tap. Routed children by (drawing, move):
 # a previewed curve must outlive the object it was drawn on. Drawings by content: a reloaded
 # drawing keeps the faces, position and move table derived on an earlier load. Small, because
 # each drawing holds its derived topology and move table.
-_routed = _Recent(32)
-_known = _Recent(16)
+_routed: Recent[tuple[Any, ...], Drawing] = Recent(32)
+_known: Recent[tuple[Any, ...], Drawing] = Recent(16)
 
 
 def _child(drawing: Drawing, move: Move) -> Drawing:
@@ -89,8 +63,8 @@ def _child(drawing: Drawing, move: Move) -> Drawing:
     key = (drawing.content, move)
     child = _routed.get(key)
     if child is None:
-        child = _routed.put(key, draw_move(drawing, _table(drawing).choices[move]))
-    return _known.put(child.content, child)
+        child = _routed.keep(key, draw_move(drawing, _table(drawing).choices[move]))
+    return _known.keep(child.content, child)
 
 
 @register
@@ -245,7 +219,7 @@ class Game(BaseGame[Move]):
             g = cls(data["spots"], misere=data.get("misere", False))
             history = [Move.from_json(m) for m in data["moves"]]
             drawing = Drawing.from_json(data["drawing"])
-            drawing = _known.put(drawing.content, drawing)
+            drawing = _known.keep(drawing.content, drawing)
         except (KeyError, TypeError, ValueError, BadOptions, DrawingError) as e:
             raise BadRecord(f"bad sprouts record: {e}") from e
         if len(drawing.spots) != g._spots + len(history):
