@@ -59,6 +59,20 @@ async def _params(request: web.Request) -> Params:
     return Params(values, uploads)
 
 
+async def _reply_call(resp: aiohttp.ClientResponse) -> tuple[str, Params] | None:
+    """The Bot API call a webhook answer carries (a JSON object with ``method``), if any."""
+    if resp.content_type != "application/json":
+        return None
+    try:
+        body = await resp.json()
+    except ValueError:
+        return None
+    if not isinstance(body, dict) or not isinstance(body.get("method"), str):
+        return None
+    values = {k: v for k, v in body.items() if k != "method"}
+    return body["method"], Params(values)
+
+
 class Emulator:
     """The Telegram emulator: a ``World``, its Bot API and an aiohttp server on one port."""
 
@@ -247,24 +261,43 @@ class Emulator:
         headers = {}
         if hook.get("secret_token"):
             headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
+        reply: tuple[str, Params] | None = None
         try:
             async with session.post(
                 hook["url"], json=update, headers=headers, timeout=aiohttp.ClientTimeout(total=60)
             ) as resp:
                 ok = 200 <= resp.status < 300
                 error = f"Wrong response from the webhook: {resp.status} {resp.reason}"
+                reply = await _reply_call(resp) if ok else None
         except (aiohttp.ClientError, TimeoutError) as e:
             ok, error = False, f"Connection error: {e.__class__.__name__}"
         try:
             if ok:
                 world.confirm_update(update["update_id"])
                 world.bot_last_activity = time.monotonic()
+                if reply is not None:
+                    await self._run_reply(*reply)
             else:
                 world.webhook_error = (int(time.time()), error)
                 await asyncio.sleep(WEBHOOK_RETRY_SECONDS)
         finally:
             sending.pop(update["update_id"], None)
             world._wake()
+
+    async def _run_reply(self, method: str, params: Params) -> None:
+        """A method the bot named in its answer to a webhook post: run like a call of its own,
+        except that nobody hears how it went (Telegram reports nothing back either)."""
+        entry: dict[str, Any] = {"method": method, "time": time.time(), "via": "webhook"}
+        entry["params"] = {k: v for k, v in params.values.items() if k in ("chat_id", "text")}
+        try:
+            await self.api.call(method, params)
+            entry["ok"] = True
+        except ApiError as e:
+            entry.update(ok=False, error_code=e.code, description=e.description)
+        self._request_seq += 1
+        entry["seq"] = self._request_seq
+        self.requests.append(entry)
+        self.world._wake()
 
     # ------------------------------------------------------------------ people's API
     def _people(self, handler: Handler) -> Handler:

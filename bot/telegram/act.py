@@ -24,6 +24,7 @@ from bot.match import clocks, records, turns, ui, views
 from bot.match.actions import Action, Actor, AIMove, AlreadyApplied, Refused
 from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import BadMatchRecord, Match
+from bot.telegram import hookreply
 from bot.telegram.ai_pool import TIME_LIMITS
 from bot.telegram.boards import RETRY_SOON, later, refresh
 from bot.telegram.services import Services
@@ -169,10 +170,19 @@ async def answer(query: CallbackQuery | None, lang: str, outcome: Outcome) -> No
         for e in outcome.effects:
             if isinstance(e, Popup):
                 text, alert = t(lang, e.text), e.alert
-    try:
-        await query.answer(text[:200] if text else None, show_alert=alert)
-    except TelegramError as e:  # too old, already answered: nothing to repair
-        log.debug("answerCallbackQuery failed: %s", e)
+    text = text[:200] if text else None
+    params: dict[str, Any] = {"callback_query_id": query.id}
+    if text:
+        params.update(text=text, show_alert=alert)
+
+    async def call() -> None:
+        try:
+            await query.answer(text, show_alert=alert)
+        except TelegramError as e:  # too old, already answered: nothing to repair
+            log.debug("answerCallbackQuery failed: %s", e)
+
+    if not hookreply.offer("answerCallbackQuery", params, call):
+        await call()
 
 
 async def perform(svc: Services, bot: Bot, outcome: Outcome) -> None:

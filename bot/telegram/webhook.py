@@ -2,7 +2,8 @@
 
 ``POST <path of WEBHOOK_URL>`` takes updates from Telegram (only with the right
 ``X-Telegram-Bot-Api-Secret-Token``) and answers after the handlers have run, so a replica that
-dies mid-update makes Telegram deliver it again (stale buttons make a repeat harmless).
+dies mid-update makes Telegram deliver it again (stale buttons make a repeat harmless). The
+answer may carry the tap's answerCallbackQuery (:mod:`bot.telegram.hookreply`).
 ``GET /healthz`` is 200 while Redis answers and 503 otherwise; ``GET /metrics`` is Prometheus
 text. Any number of replicas may serve the same URL behind a reverse proxy: they share Redis.
 """
@@ -24,7 +25,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.settings import Settings
-from bot.telegram import metrics, shapes
+from bot.telegram import hookreply, metrics, shapes
 from bot.telegram.app import _post_init, _post_shutdown, build_application
 from bot.telegram.services import Services
 
@@ -79,7 +80,13 @@ def web_app(application: Application, settings: Settings) -> web.Application:  #
             metrics.WEBHOOK_REFUSED.labels("bad_body").inc()
             log.warning("webhook body refused: %s: %s", type(e).__name__, e)
             return web.Response(status=400, text="not an update")
-        await application.process_update(update)
+        slot = hookreply.open_slot()
+        try:
+            await application.process_update(update)
+        finally:
+            call = slot.take()
+        if call is not None:
+            return web.json_response(call)
         return web.Response(text="ok")
 
     async def healthz(request: web.Request) -> web.Response:

@@ -122,3 +122,25 @@ async def test_healthz_says_when_redis_is_gone(
                 assert r.status == 503 and (await r.json()) == {"redis": "unreachable"}
     finally:
         own.stop()
+
+
+async def test_a_taps_answer_rides_back_on_the_webhook_response(
+    emulator: Emulator, redis_url: str
+) -> None:
+    """The callback query is answered in the hook's JSON answer, not by a request of its own,
+    and the person still sees the popup (a forged button here) or the spinner stop."""
+    async with webhook_bot(emulator, redis_url):
+        pg = PlaygroundClient(emulator.url)
+        await pg.connect()
+        try:
+            alice = await pg.user("alice", lang="en")
+            await alice.send("/new")
+            menu = await alice.private.last_with_buttons()
+            popup = await alice.forge(menu, "junk")
+            assert popup is not None and popup.answered and popup.text, popup
+            popup = await alice.press(menu.buttons[0][0].text, menu)
+            assert popup is not None and popup.answered, "a plain tap is answered too"
+        finally:
+            await pg.close()
+    answers = [r for r in emulator.requests if r["method"] == "answerCallbackQuery"]
+    assert len(answers) == 2 and all(r.get("via") == "webhook" for r in answers), answers

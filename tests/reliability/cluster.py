@@ -225,8 +225,9 @@ class Proxy:
         if self._session is not None:
             await self._session.close()
 
-    async def _forward(self, i: int, body: bytes, headers: dict[str, str]) -> int:
-        """Try replica ``i``, then the others while they refuse the connection."""
+    async def _forward(self, i: int, body: bytes, headers: dict[str, str]) -> web.Response:
+        """Try replica ``i``, then the others while they refuse the connection; its answer
+        (a webhook answer may carry a Bot API call) goes back as it came."""
         assert self._session is not None
         n = len(self.upstreams)
         for k in range(n):
@@ -234,16 +235,19 @@ class Proxy:
             try:
                 async with self._session.post(self.upstreams[j], data=body, headers=headers) as r:
                     self.sent[j] += 1
-                    await r.read()
-                    return r.status
+                    data = await r.read()
+                    ctype = r.headers.get("Content-Type")
+                    return web.Response(
+                        status=r.status, body=data, headers={"Content-Type": ctype} if ctype else {}
+                    )
             except aiohttp.ClientConnectorError:
                 self.failed_over += 1  # nothing was sent: the next replica may take it
                 continue
             except (aiohttp.ClientError, TimeoutError):
                 self.bad_gateway += 1  # it may have been processed: let Telegram resend
-                return 502
+                return web.Response(status=502)
         self.bad_gateway += 1
-        return 502
+        return web.Response(status=502)
 
     async def handle(self, request: web.Request) -> web.Response:
         n = next(self.counter)
@@ -257,12 +261,11 @@ class Proxy:
         if self.duplicate_every and n % self.duplicate_every == self.duplicate_every - 1:
             self.duplicates += 1
             j = (i + 1) % len(self.upstreams)
-            status, _ = await asyncio.gather(
+            answer, _ = await asyncio.gather(
                 self._forward(i, body, headers), self._forward(j, body, headers)
             )
-        else:
-            status = await self._forward(i, body, headers)
-        return web.Response(status=status)
+            return answer
+        return await self._forward(i, body, headers)
 
 
 def bot_env(
