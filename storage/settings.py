@@ -47,6 +47,14 @@ def decode(key: str, raw: bytes | None) -> Doc:
     return doc
 
 
+def _field_or_raise(key: str, raw: Any) -> bytes | None:
+    if isinstance(raw, rx.ResponseError):
+        if is_wrong_type(raw):
+            raise CorruptRecord(key, "holds a different Redis type, not a hash")
+        raise raw
+    return cast("bytes | None", raw)
+
+
 class SettingsStore:
     """``get`` / ``update`` / ``patch`` of one settings dict per chat or per user."""
 
@@ -60,6 +68,20 @@ class SettingsStore:
         """The settings, ``{}`` when none were ever saved."""
         key = self._key(owner)
         return decode(key, await read_field(self._r, key, FIELD))
+
+    @guarded
+    async def get_with(self, owner: int, other: SettingsStore, other_owner: int) -> tuple[Doc, Doc]:
+        """This owner's settings and ``other``'s in one round trip (a tap in a group reads
+        both its chat's and its user's)."""
+        keys = (self._key(owner), other._key(other_owner))
+        async with self._r.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.hget(key, FIELD)
+            raws = await pipe.execute(raise_on_error=False)
+        mine, theirs = (
+            decode(k, _field_or_raise(k, raw)) for k, raw in zip(keys, raws, strict=True)
+        )
+        return mine, theirs
 
     @guarded
     async def update(self, owner: int, fn: DocUpdater) -> Doc:

@@ -27,18 +27,19 @@ def svc_of(context: Context) -> Services:
 
 async def language(svc: Services, user: User | None, chat_id: int | None = None) -> str:
     """The chat's setting in groups, else the user's setting, else their Telegram language."""
-    if chat_id is not None and user is not None and chat_id != user.id:
-        chat = await svc.store.chats.get(chat_id)
+    if user is None:
+        return svc.settings.default_language
+    if chat_id is not None and chat_id != user.id:
+        chat, prefs = await svc.store.chats.get_with(chat_id, svc.store.users, user.id)
         if chat.get("language") in i18n.LANGUAGES:
             return str(chat["language"])
-    if user is not None:
+    else:
         prefs = await svc.store.users.get(user.id)
-        if prefs.get("name") != user.full_name:  # leaderboards show names
-            await svc.store.users.patch(user.id, {"name": user.full_name[:64]})
-        if prefs.get("language") in i18n.LANGUAGES:
-            return str(prefs["language"])
-        return i18n.normalize(user.language_code, svc.settings.default_language)
-    return svc.settings.default_language
+    if prefs.get("name") != user.full_name:  # leaderboards show names
+        await svc.store.users.patch(user.id, {"name": user.full_name[:64]})
+    if prefs.get("language") in i18n.LANGUAGES:
+        return str(prefs["language"])
+    return i18n.normalize(user.language_code, svc.settings.default_language)
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,11 @@ async def test_corrupt_settings_and_profiles(store: storage.Store) -> None:
     with pytest.raises(CorruptRecord):
         await store.ratings.get(4, "dots")
     assert await store.chats.get(1) == {"language": "ru"}
+    for chat in (2, 3):  # read together with a user's settings, as a tap in a group does
+        with pytest.raises(CorruptRecord):
+            await store.chats.get_with(chat, store.users, 5)
+        with pytest.raises(CorruptRecord):
+            await store.users.get_with(5, store.chats, chat)
 
 
 async def test_corrupt_challenge(store: storage.Store) -> None:

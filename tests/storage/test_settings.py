@@ -19,6 +19,13 @@ async def test_chat_settings(store: storage.Store) -> None:
     assert await store.chats.get(-100) == {}
 
 
+async def test_a_chats_and_a_users_settings_read_together(store: storage.Store) -> None:
+    await store.chats.patch(-100, {"language": "ru"})
+    await store.users.patch(7, {"name": "Ann"})
+    assert await store.chats.get_with(-100, store.users, 7) == ({"language": "ru"}, {"name": "Ann"})
+    assert await store.chats.get_with(-101, store.users, 8) == ({}, {})
+
+
 async def test_concurrent_patches_all_survive(store: storage.Store) -> None:
     async def patch(i: int) -> None:
         async def fn(s: dict[str, Any]) -> dict[str, Any]:
