@@ -41,6 +41,32 @@ def _selection(match: Match, place: Place) -> tuple[int | None, int | None, int]
     return a, b, i % n if isinstance(i, int) and n else 0
 
 
+def spoken(move: Any) -> Text:
+    """A move as the caption says it: the two spots, then in words only what tells it apart
+    from the other curves between them (the notation's ``@3 cw``-style marks are for typing)."""
+    how: list[Text] = []
+    if move.inside:
+        how.append(Text("sprouts.q_inside", spots=", ".join(map(str, move.inside))))
+    region = move.region or ""
+    if region == "out":
+        how.append(Text("sprouts.q_outside"))
+    elif region.startswith("in"):
+        how.append(Text("sprouts.q_in_region", k=f" {region[2:]}" if region[2:] else ""))
+    elif region.isdigit():
+        how.append(Text("sprouts.q_by_spot", spot=int(region)))
+    for end, toward in ((move.a, move.corner_a), (move.b, move.corner_b)):
+        if toward:
+            how.append(Text("sprouts.q_corner", spot=end, toward=toward))
+    if move.turn:
+        how.append(Text(f"sprouts.q_{move.turn}"))
+    if move.variant:
+        how.append(Text("sprouts.q_variant", k=move.variant))
+    text = Text("sprouts.curve", a=move.a, b=move.b)
+    for part in how:
+        text = Text("sprouts.curve_and", curve=text, part=part)
+    return text
+
+
 class SproutsUI:
     cursor_needs_turn = True
     slow_moves = True
@@ -141,7 +167,7 @@ class SproutsUI:
         moves = match.game.moves_between(a, b)  # type: ignore[attr-defined]
         return Text(
             "sprouts.choose_curve",
-            move=match.game.format_move(moves[i]),
+            move=spoken(moves[i]),
             n=i + 1,
             total=len(moves),
         )
