@@ -30,9 +30,7 @@ async def read_field(client: Redis | Pipeline, key: str, field: str) -> bytes | 
     try:
         return cast("bytes | None", await client.hget(key, field))
     except rx.ResponseError as e:
-        if is_wrong_type(e):
-            raise CorruptRecord(key, "holds a different Redis type, not a hash") from e
-        raise
+        return _field_or_raise(key, e)
 
 
 def decode(key: str, raw: bytes | None) -> Doc:
@@ -48,9 +46,10 @@ def decode(key: str, raw: bytes | None) -> Doc:
 
 
 def _field_or_raise(key: str, raw: Any) -> bytes | None:
+    """A field's value, or the error Redis answered instead (a pipeline hands errors back)."""
     if isinstance(raw, rx.ResponseError):
         if is_wrong_type(raw):
-            raise CorruptRecord(key, "holds a different Redis type, not a hash")
+            raise CorruptRecord(key, "holds a different Redis type, not a hash") from raw
         raise raw
     return cast("bytes | None", raw)
 
