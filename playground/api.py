@@ -6,6 +6,7 @@ strings in forms), JSON or multipart with uploads; ``Params`` reads them all the
 
 from __future__ import annotations
 
+import builtins
 import ipaddress
 import json
 import time
@@ -79,7 +80,9 @@ class Params:
         value = self.values.get(name)
         return default if value is None else str(value)
 
-    def int(self, name: str, default: int | None = None) -> int | None:
+    # Below here ``str``, ``int`` and ``bool`` in the class body name the methods above, so
+    # the annotations spell out the builtins.
+    def int(self, name: builtins.str, default: builtins.int | None = None) -> builtins.int | None:
         value = self.values.get(name)
         if value in (None, ""):
             return default
@@ -88,13 +91,13 @@ class Params:
         except (TypeError, ValueError):
             raise bad_request(f'field "{name}" must be of type Integer') from None
 
-    def bool(self, name: str) -> bool:
+    def bool(self, name: builtins.str) -> builtins.bool:
         value = self.values.get(name)
         if isinstance(value, str):
             return value.lower() in ("true", "1")
         return bool(value)
 
-    def json(self, name: str) -> Any:
+    def json(self, name: builtins.str) -> Any:
         value = self.values.get(name)
         if isinstance(value, str):
             try:
@@ -382,7 +385,7 @@ class BotApi:
         if msg.media is None:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = self._caption(p)
-        changes = {"caption": caption, "caption_entities": entities}
+        changes: dict[str, Any] = {"caption": caption, "caption_entities": entities}
         changes["reply_markup"] = self._markup(p)
         return self._edit(msg, chat, changes)
 
@@ -466,13 +469,14 @@ class BotApi:
             kind = r["type"]
             url = r.get("photo_url") or r.get("gif_url") or r.get("document_url")
             file_id = r.get("photo_file_id") or r.get("gif_file_id") or r.get("document_file_id")
-            if kind in ("photo", "gif", "document") and (url or file_id):
-                stored_kind = {"gif": "animation"}.get(kind, kind)
-                r["_stored"] = (
-                    self.world.files.get(file_id)
-                    if file_id
-                    else self.world.files.add(stored_kind, await self._fetch(url), None, None)
-                )
+            if kind in ("photo", "gif", "document"):
+                if file_id:
+                    r["_stored"] = self.world.files.get(file_id)
+                elif url:
+                    stored_kind = {"gif": "animation"}.get(kind, kind)
+                    r["_stored"] = self.world.files.add(
+                        stored_kind, await self._fetch(url), None, None
+                    )
             caption, entities = parse(
                 r.get("caption") or "", r.get("parse_mode"), r.get("caption_entities")
             )

@@ -528,11 +528,11 @@ class UserHandle:
             "wait": self.client.timeout if settle else 0,
             "data": data,
         }
-        data = await self.client._post("/pg/press", body)
+        reply = await self.client._post("/pg/press", body)
         await self._after(settle)
-        if data["query"] is None:
+        if reply["query"] is None:
             return None
-        p = data.get("popup")
+        p = reply.get("popup")
         popup = (
             Popup(p["text"], p["show_alert"], p.get("url"))
             if p

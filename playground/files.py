@@ -37,8 +37,8 @@ class StoredFile:
     def data(self) -> bytes:
         if self._data is None:
             assert self.source is not None
-            with Image.open(io.BytesIO(self.source.data)) as im:
-                im = im.convert("RGB")
+            with Image.open(io.BytesIO(self.source.data)) as src:
+                im = src.convert("RGB")
                 im.thumbnail((self.width, self.height))
                 out = io.BytesIO()
                 im.save(out, "JPEG", quality=85)
@@ -188,8 +188,10 @@ class FileStore:
             s.sizes = sizes
         return self._keep(full)
 
-    def get(self, file_id: str) -> StoredFile:
-        f = self.by_id.get(file_id)
+    def get(self, file_id: str | None) -> StoredFile:
+        """The stored file; a missing id (a Bot API caller may leave it out) is as unknown
+        as a wrong one."""
+        f = None if file_id is None else self.by_id.get(file_id)
         if f is None:
             raise bad_request("wrong file identifier/HTTP URL specified")
         return f

@@ -21,7 +21,7 @@ from aiohttp import web
 from playground.api import BotApi, Params, Upload
 from playground.faults import BadFault
 from playground.limits import NOT_FOUND, UNAUTHORIZED, ApiError, Limits
-from playground.world import PlaygroundError, World
+from playground.world import Chat, PlaygroundError, User, World
 
 log = logging.getLogger(__name__)
 WEB = Path(__file__).parent / "web"
@@ -35,6 +35,14 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 def _json(data: Any, status: int = 200) -> web.Response:
     return web.json_response(data, status=status, dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+
+def _actor(world: World, body: dict[str, Any], chat: Chat) -> User:
+    """Who acts on a group: the body's ``by``, else the group's creator."""
+    ref = body.get("by") or chat.creator
+    if ref is None:
+        raise PlaygroundError('this chat has no creator: say who acts in "by"')
+    return world.user(ref)
 
 
 async def _params(request: web.Request) -> Params:
@@ -450,7 +458,7 @@ class Emulator:
         b = await self._body(request)
         w = self.world
         chat = w.chat(request.match_info["ref"])
-        by = w.user(b.get("by") or chat.creator)
+        by = _actor(w, b, chat)
         if b.get("remove"):
             w.remove_bot_from_group(chat, by)
         else:
@@ -467,7 +475,7 @@ class Emulator:
         b = await self._body(request)
         w = self.world
         chat = w.chat(request.match_info["ref"])
-        w.migrate(chat, w.user(b.get("by") or chat.creator))
+        w.migrate(chat, _actor(w, b, chat))
         return _json(w.chat_view(chat))
 
     async def _dialog(self, request: web.Request) -> web.Response:

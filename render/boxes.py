@@ -106,7 +106,7 @@ def layout(game: Any, view: dict[str, Any] | None = None) -> Layout:
 
 def _dots(mask: tuple[str, ...]) -> list[tuple[int, int]]:
     """The dots of a (possibly shaped) board: the corners of its boxes."""
-    found = set()
+    found: set[tuple[int, int]] = set()
     for r, row in enumerate(mask):
         for c, ch in enumerate(row):
             if ch == "#":

@@ -23,12 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from render.strings import say
 
+_fast_zlib: ModuleType | None
 try:  # ISA-L deflate: several times faster than zlib (see png())
     from isal import isal_zlib as _fast_zlib
 except ImportError:  # pragma: no cover - the dependency is declared; this keeps pictures working

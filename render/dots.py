@@ -344,7 +344,9 @@ def _header(game: Any, view: dict[str, Any], lang: str) -> Header:
     )
 
 
-def _corners(lay: Layout, x0: int, y0: int, x1: int, y1: int, grow: float) -> tuple[int, ...]:
+def _corners(
+    lay: Layout, x0: int, y0: int, x1: int, y1: int, grow: float
+) -> tuple[int, int, int, int]:
     (ax, ay), (bx, by) = lay.xy(x0, y0), lay.xy(x1, y1)
     g = round(grow)
     return (ax - g, ay - g, bx + g, by + g)
@@ -360,7 +362,7 @@ def _draw_zone(
 
 
 def _dashed_box(
-    draw: ImageDraw.ImageDraw, box: tuple[int, ...], fill: int, width: int, step: int
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: int, width: int, step: int
 ) -> None:
     x0, y0, x1, y1 = box
     dash, gap = step * 0.55, step * 0.45

@@ -147,7 +147,8 @@ def write(outdir: Path, kinds: list[str], with_replays: bool) -> list[tuple[str,
             data = render.replay(game, view=view)
             s = time.perf_counter() - started
             (outdir / f"{stem}.gif").write_bytes(data)
-            frames = Image.open(io.BytesIO(data)).n_frames
+            # n_frames is on the multi-frame formats only, so not on the type open() returns
+            frames = getattr(Image.open(io.BytesIO(data)), "n_frames", 1)
             note = f"{frames} frames, {len(data) // 1024} KB, {s:.1f} s"
             print(f"{stem}.gif  {note}")
             rows.append((stem, f"{stem}.gif", note))

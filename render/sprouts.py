@@ -701,8 +701,9 @@ def _seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) ->
     return d
 
 
-def _dashes(line: list[Point], dash: float, gap: float) -> list[list[Point]]:
-    """``line`` cut into dashes of length ``dash`` with ``gap`` between them."""
+def _dashes(line: Sequence[Point] | np.ndarray, dash: float, gap: float) -> list[list[Point]]:
+    """``line`` (points, or an (n, 2) array of them) cut into dashes of length ``dash`` with
+    ``gap`` between them."""
     out: list[list[Point]] = []
     cur: list[Point] = [line[0]]
     on, left = True, dash

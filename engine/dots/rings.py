@@ -38,6 +38,17 @@ class Region:
         return i in self._set
 
 
+@dataclass(slots=True)
+class _Walk:
+    """One side's boundary trace, paused every few steps so the sides advance together."""
+
+    cell: int
+    back: int  # the direction the trace came from
+    path: list[int]
+    area2: int  # twice the signed area swept so far
+    open: bool = True
+
+
 FRAME_MARK = -1  # the frame's flood mark: a flood that reaches it was not held by its ring
 
 
@@ -190,17 +201,16 @@ class Board:
             return []
         patience = self.patience
         d, xs, ys = self.dirs, self.xs, self.ys
-        # One walk per side: [cell, back direction, path, twice the signed area, open].
-        walks = [[p, a, [p], 0, True] for a, _, _ in gaps]
+        walks = [_Walk(p, a, [p], 0) for a, _, _ in gaps]
         found: list[tuple[list[int], int]] = []
         active = len(walks)
         limit = 4 * len(self.dot)
         steps = 0
         while active and (enclosed or len(found) < want):
             for wi, walk in enumerate(walks):
-                if not walk[4]:
+                if not walk.open:
                     continue
-                c, back, path, area2 = walk[0], walk[1], walk[2], walk[3]
+                c, back, path, area2 = walk.cell, walk.back, walk.path, walk.area2
                 for _ in range(32):
                     k = back + 1
                     while True:
@@ -211,7 +221,7 @@ class Board:
                         k += 1
                     area2 += xs[c] * ys[q] - xs[q] * ys[c]
                     if q == p:
-                        walk[4] = False
+                        walk.open = False
                         active -= 1
                         if area2 < 0:
                             found.append((path, wi))
@@ -219,7 +229,7 @@ class Board:
                     path.append(q)
                     back = (k + 4) & 7
                     c = q
-                walk[0], walk[1], walk[3] = c, back, area2
+                walk.cell, walk.back, walk.area2 = c, back, area2
                 steps += 32
                 if steps > patience and self.dirty[player]:
                     self._rebuild(player)

@@ -42,8 +42,10 @@ _KIND_LOWER = -2
 _KIND_UPPER = -1
 
 Land = tuple[Region, ...]
+# A walk's least rotation forwards, its least rotation mirrored, and its mirrored tokens.
+WalkForms = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
-_FORMS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_FORMS: dict[tuple[int, ...], WalkForms] = {}
 _FORMS_MAX = 200_000
 _KEYS: dict[tuple, str] = {}
 _KEYS_MAX = 500_000
@@ -315,7 +317,7 @@ class _Canon:
             toks[i] = _UPPER + colour[s]
         return toks
 
-    def _walk_forms(self, toks: list[int]) -> tuple[tuple[int, ...], ...]:
+    def _walk_forms(self, toks: list[int]) -> WalkForms:
         """A walk's least rotation read forwards, mirrored, and the mirrored tokens."""
         key = tuple(toks)
         hit = _FORMS.get(key)
@@ -330,7 +332,7 @@ class _Canon:
             _FORMS[key] = hit
         return hit
 
-    def _forms(self, colour: Mapping[int, int]) -> list[list[tuple[tuple[int, ...], ...]]]:
+    def _forms(self, colour: Mapping[int, int]) -> list[list[WalkForms]]:
         """Per region, per walk: its least forms read forwards and mirrored."""
         return [
             [self._walk_forms(self._walk_tokens(r, w, colour)) for w in range(len(region))]

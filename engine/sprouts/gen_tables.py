@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     def progress(done: int, left: int) -> None:
         print(f"  {done} lands, {left} queued, {time.monotonic() - t0:.0f}s", file=sys.stderr)
 
-    near = dict(map(int, item.split(":")) for item in args.near.split(",") if item)
+    pairs = (item.split(":") for item in args.near.split(",") if item)
+    near = {int(n): int(depth) for n, depth in pairs}
     result = build(args.spots, args.misere_spots, near, progress)
     tables.dump(result, args.out)
     print(

@@ -209,7 +209,7 @@ def _enumerate(drawing: Drawing) -> list[Choice]:
             its = by_face[r]
             need_ca = len({it[3] for it in its}) > 1
             need_cb = len({it[4] for it in its}) > 1
-            region = names[r] if len(face_set) > 1 else None
+            region_name = names[r] if len(face_set) > 1 else None
             keyed: dict[tuple[Any, ...], list[tuple[Any, ...]]] = defaultdict(list)
             for it in its:
                 keyed[(it[3] if need_ca else None, it[4] if need_cb else None, it[5])].append(it)
@@ -221,7 +221,7 @@ def _enumerate(drawing: Drawing) -> list[Choice]:
                 for k, it in enumerate(same):
                     turn = it[6] if need_turn else None
                     variant = k + 1 if len(same) > 1 and not need_turn else None
-                    m = Move(sa, sb, spots, region, ca, cb, turn, variant)
+                    m = Move(sa, sb, spots, region_name, ca, cb, turn, variant)
                     order = (r, ca or 0, cb or 0, len(spots), spots, turn or "", variant or 0)
                     built.append((order, m, it))
         built.sort(key=lambda b: b[0])
