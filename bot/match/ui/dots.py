@@ -10,6 +10,7 @@ from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.model import Match, Place
 from bot.match.ui import Button, CallbackMaker, Keyboard, register
+from engine.dots import Move
 
 W, H = 8, 7  # window size in points: 8 buttons per row is Telegram's maximum
 MARKS = ("🟠", "🔵")
@@ -163,8 +164,6 @@ def _ints(code: str) -> tuple[int, int]:
 
 
 def _move(game: Any, x: int, y: int) -> Any:
-    from engine.dots import Move
-
     return Move(x, y)
 
 
