@@ -10,9 +10,11 @@ runs out says so. Timings on a shared 2-core machine are noisy: run it twice.
 
 ``--layout`` instead plays the same random games with the tidy step off (the drawing as
 routed: the baseline) and on, and prints play() p50/p99/max per n with what the picture shows
-after every move at the default size (1280 px): the least distance between spot centres,
-between curves, between a curve and a spot it does not end at (minus the disc's radius), and
-how far the paper grew.
+after every move at the default size (1280 px): the distance between a curve and a spot it
+does not end at minus the disc's radius (the clearance: below 0 the curve runs under the
+disc), between curves, between spot centres, and how far the paper grew. ``--layout-ab``
+compares the tidy step's soft targets before the disc push (:data:`BEFORE`) and now, the two
+runs of each n back to back (timings on a shared machine are noisy: compare within a run).
 """
 
 from __future__ import annotations
@@ -21,11 +23,15 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 from scipy.spatial import cKDTree
 
-from engine.sprouts import Game, paper
+from engine.sprouts import Game, paper, tidy
+from engine.sprouts import game as game_mod
 from engine.sprouts.ai import LEVELS, choose_move
 from engine.sprouts.drawing import WIDTH
 from engine.sprouts.routing import RoutingError
@@ -146,20 +152,47 @@ def readability(g: Game) -> dict[str, float]:
     return out
 
 
-def layout_quality(spots: list[int], games: int, tidy: bool) -> None:
-    """play() time and readability after every move of random games (seeds 0, 1, ...),
-    with the tidy step on or off; readability figures are the worst over all moves and the
-    median of each game's last picture."""
-    paper.TIDY = tidy
-    print(
-        f"tidy {'ON' if tidy else 'OFF'}: play() per move and the picture after it (px at"
-        " 1280; spot radius 27 px, lives' arcs to 42 px):"
-    )
-    for n in spots:
-        times: list[float] = []
-        worst: dict[str, float] = {"spot": np.inf, "curve": np.inf, "clear": np.inf, "extent": 0}
-        last: list[dict[str, float]] = []
-        fails = 0
+# The tidy step's soft targets before curves were pushed out of foreign spots' discs (and
+# spots kept off the paper's edge, curves kept further apart): ``--layout-ab`` compares them
+# with the current ones in one run.
+BEFORE = {"SPOT_WALL": 0.0, "DISC_ROOM": 0.0, "DISCS_ROOM": 0.0, "CURVE_ROOM": 14.0, "PULL": 0.3}
+
+
+@contextmanager
+def _settings(values: dict[str, Any]) -> Iterator[None]:
+    """The tidy step (``TIDY``) or its targets set to ``values`` for a while; the routing
+    cache is emptied so that no drawing routed under other settings is reused."""
+    where = {k: paper if k == "TIDY" else tidy for k in values}
+    old = {k: getattr(where[k], k) for k in values}
+    for k, v in values.items():
+        setattr(where[k], k, v)
+    game_mod._routed.clear()
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            setattr(where[k], k, v)
+        game_mod._routed.clear()
+
+
+def _spread(xs: list[float]) -> str:
+    a = np.asarray([x for x in xs if np.isfinite(x)])
+    if not len(a):
+        return "no data"
+    return f"min {a.min():5.1f} p10 {np.percentile(a, 10):5.1f} median {np.median(a):5.1f}"
+
+
+def layout_quality(n: int, games: int, label: str, values: dict[str, Any]) -> None:
+    """play() time and readability after every move of random games (seeds 0, 1, ...)
+    under ``values`` (see :func:`_settings`): the curve-to-foreign-disc clearance and the
+    curve-to-curve gap over all moves (least, 10th percentile, median; the share of moves
+    whose clearance is at least 0 and 3 px) and the median of each game's last picture."""
+    times: list[float] = []
+    after: list[dict[str, float]] = []
+    last: list[dict[str, float]] = []
+    fails = 0
+    tidy_failed = len(paper.TIDY_FAILURES)
+    with _settings(values):
         for seed in range(games):
             rng = random.Random(seed)
             g = Game(n)
@@ -172,22 +205,24 @@ def layout_quality(spots: list[int], games: int, tidy: bool) -> None:
                     fails += 1
                     break
                 times.append(time.perf_counter() - t)
-                q = readability(g)
-                for key in ("spot", "curve", "clear"):
-                    worst[key] = min(worst[key], q[key])
-                worst["extent"] = max(worst["extent"], q["extent"])
+                after.append(readability(g))
             last.append(readability(g))
-        xs = sorted(times)
-        med = {key: statistics.median(v[key] for v in last) for key in worst}
-        print(
-            f"  n={n:2d}: play p50 {1000 * _q(xs, 0.5):6.0f} ms  p99 {1000 * _q(xs, 0.99):6.0f}"
-            f"  max {1000 * xs[-1]:6.0f}  | worst: spots {worst['spot']:5.1f} px apart,"
-            f" curves {worst['curve']:4.1f} px, curve-spot clear {worst['clear']:6.1f} px,"
-            f" paper x{worst['extent']:.1f} | end median: spots {med['spot']:5.1f},"
-            f" curves {med['curve']:4.1f}, clear {med['clear']:6.1f}, paper x{med['extent']:.1f}"
-            f"  RoutingError {fails}"
-        )
-    paper.TIDY = True
+    xs = sorted(times)
+    clear = [q["clear"] for q in after]
+    ok0 = statistics.fmean(c >= 0 for c in clear)
+    ok3 = statistics.fmean(c >= 3 for c in clear)
+    med = {k: statistics.median(q[k] for q in last) for k in ("spot", "curve", "clear", "extent")}
+    print(
+        f"  n={n:2d} {label:6s} play p50 {1000 * _q(xs, 0.5):4.0f} ms"
+        f" p99 {1000 * _q(xs, 0.99):4.0f} max {1000 * xs[-1]:5.0f}"
+        f" | curve-disc clear {_spread(clear)}, >=0 {ok0:4.0%}"
+        f" >=3 {ok3:4.0%} | curves apart {_spread([q['curve'] for q in after])}"
+        f" | spots apart min {min(q['spot'] for q in after):5.1f}"
+        f" | paper max x{max(q['extent'] for q in after):.1f}"
+        f" | last picture median: clear {med['clear']:5.1f}, curves {med['curve']:4.1f},"
+        f" spots {med['spot']:5.1f}, paper x{med['extent']:.1f}"
+        f" | RoutingError {fails}, tidy failed {len(paper.TIDY_FAILURES) - tidy_failed}"
+    )
 
 
 def ai_speed(spots: list[int], budget: float) -> None:
@@ -238,12 +273,25 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=60.0, help="seconds per part and n")
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--skip-ai", action="store_true")
-    ap.add_argument("--layout", action="store_true", help="only the picture's readability")
+    ap.add_argument("--layout", action="store_true", help="readability, tidy step off and on")
+    ap.add_argument(
+        "--layout-ab", action="store_true", help="readability, tidy's targets before and now"
+    )
     args = ap.parse_args()
     spots = [int(s) for s in args.spots.split(",")]
-    if args.layout:
-        layout_quality(spots, args.games, tidy=False)
-        layout_quality(spots, args.games, tidy=True)
+    if args.layout or args.layout_ab:
+        runs = (
+            [("before", BEFORE), ("now", {})]
+            if args.layout_ab
+            else [("off", {"TIDY": False}), ("on", {})]
+        )
+        print(
+            "play() per move and the picture after it (px at 1280: a spot's disc has radius"
+            " 27 px, a curve's stroke is 6 px wide):"
+        )
+        for n in spots:
+            for label, values in runs:
+                layout_quality(n, args.games, label, values)
         return
     play_speed(spots, args.games, args.budget)
     if not args.skip_ai:

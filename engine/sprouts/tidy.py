@@ -47,10 +47,14 @@ from engine.sprouts.drawing import (
 # What the picture should have (drawing units; a rendered spot is ~24 units in radius on
 # a full paper, its lives' arcs reach ~37).
 SPOT_ROOM = 84.0  # spots closer than this push each other apart hard
+DISCS_ROOM = 56.0  # ... and closer than this (two discs and a gap) harder still
 CURVE_SPOT_ROOM = 40.0  # curves keep this far from spots they do not end at
-CURVE_ROOM = 14.0  # curves keep this far from each other
+DISC_ROOM = 36.0  # ... and under this (a spot's disc, a stroke, a gap) they are pushed hard
+CURVE_ROOM = 20.0  # curves keep this far from each other (three strokes)
 STUB_LEN = 22.0  # preferred length of the straight stub where a curve leaves its spot
 MARGIN = 50.0  # room kept round the drawing on the paper (the router needs some)
+SPOT_WALL = 30.0  # spots keep this much more room from the paper's edge, for the curves
+# round them (the soft repulsion of all spots presses the outer ones outwards)
 SEG_MAX = 28.0  # curve segments longer than this are split
 SEG_DROP = 28.0  # a point whose neighbours are closer than this may be dropped
 
@@ -72,7 +76,9 @@ ITERATIONS = 16
 CALM = 0.5  # a step that moves nothing further than this ends the relaxation
 SMOOTH_ROUNDS = 6
 PUSH = 0.6  # how hard crowded things push apart (a share of the missing room per step)
-PULL = 0.3  # how hard curves contract
+HARD_PUSH = 3.0  # ... a curve under a foreign spot's disc (it beats the curves' pull)
+DISCS_PUSH = 1.5  # ... two spots whose discs overlap (it beats the curves round them)
+PULL = 0.2  # how hard curves contract
 
 
 class TidyError(Exception):
@@ -145,6 +151,7 @@ class _Net:
             self.segs = np.zeros((0, 2), dtype=np.int64)
             self.seg_curve = np.zeros(0, dtype=np.int64)
             self.seg_pos = np.zeros(0, dtype=np.int64)
+        self.seg_ends = np.asarray(self.ends, dtype=np.int64).reshape(-1, 2)[self.seg_curve]
         self.node_curve = np.full(N, -1, dtype=np.int64)
         self.node_pos = np.zeros(N, dtype=np.int64)
         for e, c in enumerate(chains):
@@ -282,7 +289,13 @@ class _Net:
         room = rho * np.where(is_spot, CURVE_SPOT_ROOM, CURVE_ROOM)
         on = (dist < room) & ~self._kin
         ii, jj, u, t, is_spot = ii[on], jj[on], u[on], t[on], is_spot[on]
-        f = (PUSH * (room[on] - dist[on]))[:, None] * u
+        mag = PUSH * (room[on] - dist[on])
+        # a curve under the disc of a spot it does not end at is pushed out hard
+        ends = self.seg_ends[jj]
+        foreign = is_spot & (ends[:, 0] != ii) & (ends[:, 1] != ii)
+        disc = foreign & (dist[on] < rho * DISC_ROOM)
+        mag = mag + np.where(disc, HARD_PUSH * (rho * DISC_ROOM - dist[on]), 0.0)
+        f = mag[:, None] * u
         # a spot is heavy: the curve gives way more than the spot
         share = np.where(is_spot, 0.25, 0.5)[:, None]
         _add(F, ii, -share * f)
@@ -295,6 +308,7 @@ class _Net:
             area = (self.width - 2 * MARGIN) * (self.height - 2 * MARGIN)
             k2 = 0.5 * area / S
             mag = 0.01 * k2 / d + 0.3 * np.maximum(rho * SPOT_ROOM - d, 0.0)
+            mag += DISCS_PUSH * np.maximum(rho * DISCS_ROOM - d, 0.0)
             np.fill_diagonal(mag, 0.0)
             F[:S] += np.einsum("ij,ijk->ik", mag / d, w)
         # curves contract and straighten: each inner point goes towards where a few rounds
@@ -313,7 +327,9 @@ class _Net:
         # the paper's edge
         # the paper's edge, or a paper of the usual size in the middle of an enlarged one
         centre = np.array([self.width, self.height]) / 2
-        half = centre - rho * MARGIN
+        half = np.full((N, 1), rho * MARGIN)
+        half[:S] += rho * SPOT_WALL
+        half = centre - half
         F += 0.5 * (np.maximum(centre - half - X, 0.0) - np.maximum(X - centre - half, 0.0))
         return F
 

@@ -28,6 +28,11 @@ SLOW = bool(os.environ.get("TETRAD_SLOW"))
 SPOTS_APART = 55.0
 SPOTS_APART_BIG = 40.0
 PAPER_GROWTH = 2.5
+# The disc of a spot on the default picture (1280 px, 27 px in radius) is about 21 drawing
+# units on a full paper: a curve at least this far from a spot it does not end at runs
+# outside its disc. Before the tidy step pushed curves out of foreign discs, these games
+# had curves 10 to 18 units from such spots (the check alone only demands SPOT_GAP).
+OUTSIDE_DISC = 22.0
 
 
 def _least_spot_distance(d: Drawing) -> float:
@@ -105,6 +110,29 @@ def test_tidy_pushes_crowded_spots_apart() -> None:
     assert t.plane_key() == d.plane_key()
     assert _least_spot_distance(t) >= SPOTS_APART
     assert _least_spot_distance(t) > 2 * SPOT_GAP
+
+
+def _least_clearance(d: Drawing) -> float:
+    """The least distance from a curve to a spot it does not end at, on a paper of the
+    usual size."""
+    xy = np.asarray([(s.x, s.y) for s in d.spots])
+    least = np.inf
+    for c, pts in zip(d.curves, d.arrays, strict=True):
+        a, ab = pts[:-1], pts[1:] - pts[:-1]
+        den = np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12)
+        t = np.clip(np.einsum("sij,ij->si", xy[:, None] - a[None], ab) / den, 0.0, 1.0)
+        near = a[None] + t[..., None] * ab[None]
+        dist = np.hypot(*(near - xy[:, None]).transpose(2, 0, 1)).min(axis=1)
+        dist[[c.a - 1, c.b - 1]] = np.inf
+        least = min(least, float(dist.min()))
+    return least * WIDTH / d.width
+
+
+@pytest.mark.parametrize(("n", "seed"), [(3, 1), (4, 1), (5, 0), (6, 1)])
+def test_curves_keep_out_of_the_discs_of_other_spots(n: int, seed: int) -> None:
+    """After every move, every curve keeps clear of the disc of every spot it passes."""
+    clear = [(_least_clearance(d), k) for k, d in enumerate(_play_random(n, seed), 1)]
+    assert min(clear)[0] >= OUTSIDE_DISC, f"move {min(clear)[1]}: {min(clear)[0]:.1f} units"
 
 
 def test_a_failed_tidy_keeps_the_routed_drawing(
