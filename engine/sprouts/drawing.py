@@ -141,7 +141,8 @@ class Drawing:
         spot to ``c``) and ``second`` (from ``c`` to an existing spot)."""
         where = {(s.x, s.y): s.number for s in self.spots}
         n = len(self.spots) + 1
-        a, b = where[tuple(first[0])], where[tuple(second[-1])]
+        (ax, ay), (bx, by) = first[0], second[-1]
+        a, b = where[(ax, ay)], where[(bx, by)]
         curves = [*self.curves, Curve(a, n, tuple(first)), Curve(n, b, tuple(second))]
         return Drawing([(s.x, s.y) for s in self.spots] + [c], curves, self.width, self.height)
 
@@ -550,12 +551,12 @@ def _check_spots(
             if not _in_stub(drawing, first, last, int(k), e, s.number):
                 c = curves[e]
                 raise DrawingError(f"curve {c.a}-{c.b} runs too close to spot {s.number}")
-    for s in new_spots:
-        p = pts[s - 1]
+    for number in new_spots:
+        p = pts[number - 1]
         d = np.hypot(*(pts - p).T)
-        d[s - 1] = np.inf
+        d[number - 1] = np.inf
         if np.min(d) < 2 * SPOT_GAP:
-            raise DrawingError(f"spot {s} is too close to another spot")
+            raise DrawingError(f"spot {number} is too close to another spot")
 
 
 def _check_stubs(drawing: Drawing, spots: Iterable[int]) -> None:

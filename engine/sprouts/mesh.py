@@ -301,7 +301,7 @@ class _MeshRouter:
         return out
 
     def _rings(
-        self, new: dict[int, list[float]], extra: list[tuple[tuple[int, ...], list[Point]]]
+        self, new: dict[int, list[float]], extra: Sequence[tuple[tuple[int, ...], list[Point]]]
     ) -> list[tuple[int, int, list[Point]]]:
         """A ring of constrained arcs round every spot, between the curves leaving it (and
         the new stubs ``new``), so that the new curve keeps its distance from spots."""
