@@ -2,9 +2,11 @@
 
 The value of a position is the best net score for the player to move: the boxes they will
 still win minus the boxes the other player will win, with perfect play from here. It does not
-depend on the score so far, so the table is keyed on the drawn lines alone (one key per class
-of equal positions: :meth:`Board.key`); each entry keeps bounds and the best move found, which
-is tried first next time. The search only looks at moves that can be best:
+depend on the score so far, so the table is keyed on the position alone: early on by the drawn
+lines (:meth:`Board.key`, which folds in symmetries), later by the strings-and-coins shape, in
+which a chain is only its ends and length wherever its boxes lie (:meth:`Searcher._analyse`);
+each entry keeps bounds and the best move found, which is tried first next time. The search
+only looks at moves that can be best:
 
 - a *free* box (its fourth side borders the edge, a hole, or another box it completes too,
   so drawing it changes nothing else) is taken at once: holding it back only lets the
@@ -13,8 +15,9 @@ is tried first next time. The search only looks at moves that can be best:
   declined by drawing the far side of the next box (the "all but two" hand-back); every other
   move is no better than taking it;
 - with nothing to capture, one line per box's ground lines and one per run of boxes with two
-  sides drawn stand for the others (see :meth:`Searcher._moves`), and opening a long chain
-  or loop is skipped when its ceiling (2 - length, 4 - length for a loop) cannot help;
+  sides drawn stand for the others (see :meth:`Searcher._moves`; of runs with the same ends
+  and length only one), and opening a long chain or loop is skipped when its ceiling
+  (2 - length, 4 - length for a loop) cannot help;
 - when every open box has exactly two sides drawn (only chains and loops are left, every move
   opens one), the value comes from a small recursion over the multiset of chain and loop
   lengths (all or all-but-two / all-but-four), exact and independent of the board.
@@ -34,6 +37,7 @@ from engine.boxes.board import Board, board_for
 from engine.boxes.tables import lookup as table_lookup
 
 DEFAULT_TIME_LIMIT = 10.0
+Key = int | tuple[int, ...]
 
 
 class OutOfBudget(Exception):
@@ -66,10 +70,27 @@ def loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
 class Searcher:
     """Alpha-beta search on one board; the table persists across calls on the same board."""
 
-    def __init__(self, board: Board, tt: dict[int, tuple[int, int, int]] | None = None) -> None:
+    def __init__(
+        self,
+        board: Board,
+        tt: dict[Key, tuple[int, int, int]] | None = None,
+        *,
+        shape_from: int | None = None,
+    ) -> None:
         self.board = board
         # key -> (lower bound, upper bound, best line found or -1)
-        self.tt: dict[int, tuple[int, int, int]] = {} if tt is None else tt
+        self.tt: dict[Key, tuple[int, int, int]] = {} if tt is None else tt
+        # Positions with more lines drawn than this are keyed by their strings-and-coins shape
+        # (:meth:`shape_key`), the others by :meth:`Board.key` (which folds in symmetries).
+        self.shape_from = board.symmetric_upto if shape_from is None else shape_from
+        self.info: dict[int, tuple[Key, list[int] | None, dict[int, int]]] = {}
+        # Each box's sides with what lies across them: another box, or -1 (the ground).
+        self.across = [
+            tuple((n, o) for n in sides for o in (*board.line_boxes[n], -1)[:2] if o != b)
+            if board.box_exists[b]
+            else ()
+            for b, sides in enumerate(board.box_lines)
+        ]
         self.line_boxes = board.line_boxes
         self.box_lines = board.box_lines
         self.box_mask = [sum(1 << n for n in sides) for sides in board.box_lines]
@@ -140,7 +161,7 @@ class Searcher:
         it is among them); None when only chains and loops remain. Call with no free capture
         on the board."""
         found = self._moves(first)
-        return None if found is None else found[0]
+        return None if found is None else list(found[0])
 
     def _moves(self, first: int) -> tuple[list[int], dict[int, int]] | None:
         """:meth:`candidates`, and a ceiling on the value of each move that opens a long run.
@@ -149,6 +170,8 @@ class Searcher:
 
         - a box's ground line when another ground line of that box is listed (in strings and
           coins they are interchangeable strings to the ground);
+        - the opening of a run when another run with the same ends (boxes or the ground) and
+          length is listed (the positions after either are the same up to the run's boxes);
         - all but one line touching a *run* (boxes with two sides drawn, joined by undrawn
           lines: a chain or a loop) when no box is capturable. A single box gives itself
           away whichever side is drawn: the opponent takes it for free and the same position
@@ -161,73 +184,31 @@ class Searcher:
         Of a long run the two options net the opponent L + v and L - 4 - v (L - 8 - v for a
         loop) for some v, so the opener gets at most 2 - L (4 - L for a loop): the ceiling.
         """
-        drawn, sides, line_boxes = self.drawn, self.sides, self.line_boxes
-        if self.three:
-            captures: list[int] = []
-            declines: list[int] = []
-            for b in self.three:
-                n = self.open_side(b)
-                captures.append(n)
-                bs = line_boxes[n]
-                nxt = bs[0] if bs[1] == b else bs[1]
-                m = self._far_side(nxt, n)
-                declines.append(m)
-            moves = captures + [m for m in declines if m not in captures]
-            ceilings: dict[int, int] = {}
-        else:
-            # Sort keys packed in one int: safe lines by the sides their boxes have (fewer
-            # first, a ground line counting two) then nearer the middle; sacrifices by the
-            # size of the run they give away.
-            safe: list[int] = []
-            sacrifices: list[int] = []
-            grounded: set[int] = set()  # boxes whose ground line is already listed
-            runs: set[int] = set()  # boxes of the runs already listed
-            junction = False  # a box with fewer than two sides next to a run
-            ceilings = {}
-            ends, rank, twin = self.board.line_ends, self.board.centrality, self.board.twin_ground
-            rest = self.board.full & ~drawn
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                n = low.bit_length() - 1
-                b, c = ends[n]
-                if c < 0:
-                    if twin[n]:
-                        if b in grounded:
-                            continue
-                        grounded.add(b)
-                    if sides[b] != 2:
-                        safe.append((sides[b] + 2) << 20 | rank[n] << 10 | n)
-                        continue
-                    two = b
-                elif sides[b] != 2:
-                    if sides[c] != 2:
-                        safe.append((sides[b] + sides[c]) << 20 | rank[n] << 10 | n)
-                        continue
-                    two = c
-                    junction = True
-                else:
-                    two = b
-                    if c >= 0 and sides[c] != 2:
-                        junction = True
-                if two in runs:
-                    continue
-                size, loop, inner = self._mark_run(two, runs)
-                if size == 2:
-                    n = inner
-                elif size >= 3:
-                    ceilings[n] = (4 if loop else 2) - size
-                sacrifices.append(size << 11 | (ends[n][1] >= 0) << 10 | n)
-            if not safe and not junction:  # every open box has two sides: chains and loops
+        if not self.three:
+            _, found, ceilings = self._analysis()
+            if found is None:
                 return None
-            safe.sort()
-            sacrifices.sort()
-            moves = [x & 1023 for x in safe]
-            moves += [x & 1023 for x in sacrifices]
-        if first >= 0 and first in moves and moves[0] != first:
-            moves.remove(first)
-            moves.insert(0, first)
+            moves = found
+        else:
+            moves = self._captures()
+            ceilings = {}
+        if first >= 0 and moves[0] != first and first in moves:
+            moves = [first, *(m for m in moves if m != first)]
         return moves, ceilings
+
+    def _captures(self) -> list[int]:
+        """With a chain being eaten: take each capturable box, or decline it (draw the far
+        side of the box behind it)."""
+        line_boxes = self.line_boxes
+        captures: list[int] = []
+        declines: list[int] = []
+        for b in self.three:
+            n = self.open_side(b)
+            captures.append(n)
+            bs = line_boxes[n]
+            nxt = bs[0] if bs[1] == b else bs[1]
+            declines.append(self._far_side(nxt, n))
+        return captures + [m for m in declines if m not in captures]
 
     def _far_side(self, b: int, n: int) -> int:
         """The other undrawn side of box ``b`` (two sides drawn) besides line ``n``."""
@@ -237,7 +218,7 @@ class Searcher:
                 return m
         raise AssertionError("box has no second open side")
 
-    def _mark_run(self, start: int, runs: set[int]) -> tuple[int, bool, int]:
+    def _run(self, start: int, runs: set[int]) -> tuple[int, bool, int]:
         """The run of boxes with two sides drawn around ``start`` (added to ``runs``): its
         size, whether it is a loop, and a line between two of its boxes (-1 if none)."""
         drawn, sides, links = self.drawn, self.sides, self.board.links
@@ -292,6 +273,132 @@ class Searcher:
             (chains if len(lines) > len(comp) else loops).append(len(comp))
         return tuple(sorted(chains)), tuple(sorted(loops))
 
+    def key(self) -> Key:
+        """The table key of the current position (see ``shape_from``)."""
+        return self._analysis()[0]
+
+    def _analysis(self) -> tuple[Key, list[int] | None, dict[int, int]]:
+        """The table key, and with no box capturable the moves worth searching (None when
+        only chains and loops remain) with the ceilings of long runs: memoised per position."""
+        drawn = self.drawn
+        info = self.info.get(drawn)
+        if info is None:
+            if len(self.info) > _INFO_CAP:
+                self.info.clear()
+            info = self.info[drawn] = self._analyse()
+        return info
+
+    def _analyse(self) -> tuple[Key, list[int] | None, dict[int, int]]:
+        """One pass over the open boxes gives both the key and the moves.
+
+        The key is equal for positions whose strings-and-coins graphs are the same up to the
+        boxes of their chains and loops (so are their values). The *kernel* boxes (open, and
+        not with exactly two sides drawn) are kept as they are: the lines undrawn between two
+        of them and how many of each one's ground lines are undrawn. The boxes with two sides
+        drawn form paths and cycles: a path is kept as its two ends (kernel boxes or the
+        ground) and its length, a cycle as its length. Positions with at most ``shape_from``
+        lines drawn use :meth:`Board.key` instead (it folds in the board's symmetries).
+
+        The moves: a safe line is one whose boxes have fewer than two sides; of a box's
+        ground lines one is listed (they are interchangeable). One move per path or cycle, and
+        one per class of paths with the same ends and length (isomorphic positions follow);
+        see :meth:`_moves` for which line.
+        """
+        drawn, sides, across = self.drawn, self.sides, self.across
+        rank = self.board.centrality
+        kernel_lines = 0  # undrawn lines between two kernel boxes
+        grounds = 0  # per kernel box, its undrawn ground lines (3 bits each)
+        parts: list[int] = []  # paths and cycles, packed
+        walked: set[int] = set()  # boxes with two sides already on a part
+        twos = 0
+        kernel = False
+        listing = not self.three
+        safe: list[int] = []
+        sacrifices: list[int] = []
+        ceilings: dict[int, int] = {}
+        for b in self.boxes:
+            s = sides[b]
+            if s == 2:
+                twos += 1
+                continue
+            if s == 4:
+                continue
+            kernel = True
+            grounded = False
+            for n, o in across[b]:
+                if drawn >> n & 1:
+                    continue
+                if o < 0:
+                    grounds += 1 << 3 * b
+                    if listing and not grounded:
+                        grounded = True
+                        safe.append((s + 2) << 20 | rank[n] << 10 | n)
+                elif sides[o] != 2:
+                    kernel_lines |= 1 << n
+                    if listing and o > b:
+                        safe.append((s + sides[o]) << 20 | rank[n] << 10 | n)
+                elif o not in walked:
+                    walked.add(o)
+                    length, end, inner = self._walk(o, n, walked)
+                    hi, lo = (b, end) if end <= b else (end, b)
+                    code = (hi << 8 | (lo + 1)) << 8 | length
+                    if listing and code not in parts:
+                        if length == 2:
+                            n = inner
+                        elif length >= 3:
+                            ceilings[n] = 2 - length
+                        sacrifices.append(length << 11 | 1 << 10 | n)
+                    parts.append(code)
+        if len(walked) < twos:  # isolated chains (both ends on the ground) and loops
+            for b in self.boxes:
+                if sides[b] == 2 and b not in walked:
+                    walked.add(b)
+                    size, loop, inner = self._run(b, walked)
+                    code = (2 if loop else 1) << 24 | size
+                    if listing and code not in parts:
+                        if size == 2:
+                            n = inner
+                        else:
+                            n = next(n for n, _ in across[b] if not drawn >> n & 1)
+                            if size >= 3:
+                                ceilings[n] = (4 if loop else 2) - size
+                        sacrifices.append(size << 11 | n)
+                    parts.append(code)
+        if drawn.bit_count() <= self.shape_from:
+            key: Key = self.board.key(drawn)
+        else:
+            parts.sort()
+            key = (kernel_lines, grounds, *parts)
+        if not listing:
+            return key, None, ceilings
+        if not kernel:  # every open box has two sides: chains and loops
+            return key, None, ceilings
+        safe.sort()
+        sacrifices.sort()
+        moves = [x & 1023 for x in safe]
+        moves += [x & 1023 for x in sacrifices]
+        return key, moves, ceilings
+
+    def _walk(self, b: int, via: int, walked: set[int]) -> tuple[int, int, int]:
+        """Follow the boxes with two sides drawn from ``b`` (entered by line ``via``), adding
+        them to ``walked``: how many there are, the box at the far end (-1: the ground), and
+        the line between the first two (-1 if just one)."""
+        undrawn, sides, masks, ends = ~self.drawn, self.sides, self.box_mask, self.board.line_ends
+        length = 1
+        second = -1
+        while True:
+            n = (masks[b] & undrawn & ~(1 << via)).bit_length() - 1
+            o, c = ends[n]
+            if o == b:
+                o = c
+            if o < 0 or sides[o] != 2:
+                return length, o, second
+            if length == 1:
+                second = n
+            walked.add(o)
+            length += 1
+            b, via = o, n
+
     # -- search -----------------------------------------------------------------------------
 
     def search(self, alpha: int, beta: int) -> int:
@@ -323,7 +430,7 @@ class Searcher:
         drawn = self.drawn
         if drawn == self.board.full:
             return 0
-        key = self.board.key(drawn)
+        key = self.key()
         entry = self.tt.get(key)
         if entry is not None:
             lo, hi, first = entry
@@ -382,7 +489,7 @@ class Searcher:
         parity = self.left & 1
         lo, hi = -self.left, self.left
         if guess is None:
-            entry = self.tt.get(self.board.key(self.drawn))
+            entry = self.tt.get(self.key())
             guess = parity if entry is None else max(entry[0], min(entry[1], parity))
         g = guess
         while lo < hi:
@@ -422,7 +529,7 @@ class Searcher:
             finally:
                 self.undraw(n)
         best = self.value()
-        entry = self.tt.get(self.board.key(self.drawn))
+        entry = self.tt.get(self.key())
         moves = self.candidates(-1 if entry is None else entry[2])
         if moves is None:
             moves = self.loony_openings()
@@ -464,6 +571,7 @@ class Searcher:
 
 _TABLES: dict[tuple[str, ...], dict[int, tuple[int, int, int]]] = {}
 _TT_CAP = 2_000_000
+_INFO_CAP = 1_000_000
 
 
 def searcher_for(board: Board) -> Searcher:
