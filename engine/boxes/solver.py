@@ -448,6 +448,18 @@ class Searcher:
             self.tt[key] = (v, v, -1)
             return v
         moves, ceilings = found
+        if not self.three:
+            # A child already bounded in the table may refute this position at once.
+            info, tt = self.info, self.tt
+            for n in moves:
+                child = info.get(drawn | 1 << n)
+                if child is not None:
+                    e = tt.get(child[0])
+                    if e is not None and -e[1] >= beta:
+                        v = -e[1]
+                        v += (v ^ self.left) & 1
+                        self.tt[key] = (max(lo, v), hi, n)
+                        return v
         alpha0 = alpha
         best = -999
         for n in moves:
