@@ -449,19 +449,32 @@ class Searcher:
             return v
         moves, ceilings = found
         if not self.three:
-            # A child already bounded in the table may refute this position at once.
+            # A child already bounded in the table may refute this position at once, and one
+            # whose bound cannot raise alpha needs no search (its bound stands for it).
             info, tt = self.info, self.tt
+            known: list[int] | None = None
+            ceil = -999
             for n in moves:
                 child = info.get(drawn | 1 << n)
                 if child is not None:
                     e = tt.get(child[0])
-                    if e is not None and -e[1] >= beta:
-                        v = -e[1]
-                        v += (v ^ self.left) & 1
-                        self.tt[key] = (max(lo, v), hi, n)
-                        return v
+                    if e is not None:
+                        if -e[1] >= beta:
+                            v = -e[1]
+                            self.tt[key] = (max(lo, v), hi, n)
+                            return v
+                        if -e[0] <= alpha:
+                            if known is None:
+                                known = []
+                            known.append(n)
+                            if -e[0] > ceil:
+                                ceil = -e[0]
+            if known is not None:
+                moves = [n for n in moves if n not in known]
+        else:
+            ceil = -999
         alpha0 = alpha
-        best = -999
+        best = ceil
         for n in moves:
             if ceilings:
                 c = ceilings.get(n)
