@@ -285,7 +285,10 @@ class Searcher:
         if info is None:
             if len(self.info) > _INFO_CAP:
                 self.info.clear()
-            info = self.info[drawn] = self._analyse()
+            if self.three:  # a chain being eaten: keyed by its lines (cheaper, as good)
+                info = self.info[drawn] = (self.board.key(drawn), None, {})
+            else:
+                info = self.info[drawn] = self._analyse()
         return info
 
     def _analyse(self) -> tuple[Key, list[int] | None, dict[int, int]]:
