@@ -436,7 +436,10 @@ class Searcher:
         drawn = self.drawn
         if drawn == self.board.full:
             return 0
-        key = self.key()
+        info = self.info.get(drawn)
+        if info is None:
+            info = self._analysis()
+        key = info[0]
         entry = self.tt.get(key)
         if entry is not None:
             lo, hi, first = entry
@@ -448,13 +451,19 @@ class Searcher:
             beta = min(beta, hi)
         else:
             lo, hi, first = -999, 999, -1
-        found = self._moves(first)
-        if found is None:
-            v = loony_value(*self.components())
-            self.tt[key] = (v, v, -1)
-            return v
-        moves, ceilings = found
-        if not self.three:
+        if self.three:
+            moves = self._captures()
+            ceilings = None
+        else:
+            moves = info[1]
+            if moves is None:
+                v = loony_value(*self.components())
+                self.tt[key] = (v, v, -1)
+                return v
+            ceilings = info[2]
+        if first >= 0 and moves[0] != first and first in moves:
+            moves = [first, *(m for m in moves if m != first)]
+        if ceilings is not None:
             # A child already bounded in the table may refute this position at once, and one
             # whose bound cannot raise alpha needs no search (its bound stands for it).
             info, tt = self.info, self.tt
