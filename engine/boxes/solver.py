@@ -84,6 +84,8 @@ class Searcher:
         # (:meth:`shape_key`), the others by :meth:`Board.key` (which folds in symmetries).
         self.shape_from = board.symmetric_upto if shape_from is None else shape_from
         self.info: dict[int, tuple[Key, list[int] | None, dict[int, int]]] = {}
+        # A position with free boxes -> the boxes they make and the position once taken.
+        self.settles: dict[int, tuple[int, int]] = {}
         # Each box's sides with what lies across them: another box, or -1 (the ground).
         self.across = [
             tuple((n, o) for n in sides for o in (*board.line_boxes[n], -1)[:2] if o != b)
@@ -285,6 +287,7 @@ class Searcher:
         if info is None:
             if len(self.info) > _INFO_CAP:
                 self.info.clear()
+                self.settles.clear()
             if self.three:  # a chain being eaten: keyed by its lines (cheaper, as good)
                 info = self.info[drawn] = (self.board.key(drawn), None, {})
             else:
@@ -419,6 +422,7 @@ class Searcher:
         # Free boxes are taken at once, all of them (they are never worth holding back).
         gained = 0
         taken: list[int] = []
+        start = self.drawn
         n = self.free_capture()
         while n is not None:
             gained += self.draw(n)
@@ -426,6 +430,7 @@ class Searcher:
             n = self.free_capture() if self.three else None
         if not taken:
             return self._search_settled(alpha, beta)
+        self.settles[start] = (gained, self.drawn)
         try:
             return gained + self._search_settled(alpha - gained, beta - gained)
         finally:
@@ -469,21 +474,31 @@ class Searcher:
             info, tt = self.info, self.tt
             known: list[int] | None = None
             ceil = -999
+            settles = self.settles
             for n in moves:
-                child = info.get(drawn | 1 << n)
-                if child is not None:
-                    e = tt.get(child[0])
-                    if e is not None:
-                        if -e[1] >= beta:
-                            v = -e[1]
-                            self.tt[key] = (max(lo, v), hi, n)
-                            return v
-                        if -e[0] <= alpha:
-                            if known is None:
-                                known = []
-                            known.append(n)
-                            if -e[0] > ceil:
-                                ceil = -e[0]
+                after = drawn | 1 << n
+                child = info.get(after)
+                g = 0
+                if child is None:
+                    settled = settles.get(after)
+                    if settled is None:
+                        continue
+                    g, after = settled
+                    child = info.get(after)
+                    if child is None:
+                        continue
+                e = tt.get(child[0])
+                if e is not None:
+                    if -e[1] - g >= beta:
+                        v = -e[1] - g
+                        self.tt[key] = (max(lo, v), hi, n)
+                        return v
+                    if -e[0] - g <= alpha:
+                        if known is None:
+                            known = []
+                        known.append(n)
+                        if -e[0] - g > ceil:
+                            ceil = -e[0] - g
             if known is not None:
                 moves = [n for n in moves if n not in known]
         else:
