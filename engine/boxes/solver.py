@@ -95,6 +95,9 @@ class Searcher:
         ]
         self.line_boxes = board.line_boxes
         self.box_lines = board.box_lines
+        # Sort keys of lines (nearer the middle first) and a box's unit in the ground counts.
+        self.order = [board.centrality[n] << 10 | n for n in range(board.nlines)]
+        self.ground_bits = [1 << 3 * b for b in range(board.rows * board.cols)]
         self.box_mask = [sum(1 << n for n in sides) for sides in board.box_lines]
         self.lines = board.lines
         self.boxes = board.boxes
@@ -314,14 +317,14 @@ class Searcher:
         lines by the sides their boxes have searched up to 40 % more).
         """
         drawn, sides, across = self.drawn, self.sides, self.across
-        rank = self.board.centrality
+        undrawn, masks, ends = ~drawn, self.box_mask, self.board.line_ends
+        order, ground_bits = self.order, self.ground_bits
         kernel_lines = 0  # undrawn lines between two kernel boxes
         grounds = 0  # per kernel box, its undrawn ground lines (3 bits each)
         parts: list[int] = []  # paths and cycles, packed
         walked: set[int] = set()  # boxes with two sides already on a part
         twos = 0
         kernel = False
-        listing = not self.three
         safe: list[int] = []
         sacrifices: list[int] = []
         ceilings: dict[int, int] = {}
@@ -338,20 +341,35 @@ class Searcher:
                 if drawn >> n & 1:
                     continue
                 if o < 0:
-                    grounds += 1 << 3 * b
-                    if listing and not grounded:
+                    grounds += ground_bits[b]
+                    if not grounded:
                         grounded = True
-                        safe.append(1 << 20 | rank[n] << 10 | n)
+                        safe.append(1 << 20 | order[n])
                 elif sides[o] != 2:
                     kernel_lines |= 1 << n
-                    if listing and o > b:
-                        safe.append(rank[n] << 10 | n)
+                    if o > b:
+                        safe.append(order[n])
                 elif o not in walked:
+                    # Walk the path of boxes with two sides from o (entered by n).
                     walked.add(o)
-                    length, end, inner = self._walk(o, n, walked)
-                    hi, lo = (b, end) if end <= b else (end, b)
+                    length = 1
+                    inner = -1
+                    c, via = o, n
+                    while True:
+                        m = (masks[c] & undrawn & ~(1 << via)).bit_length() - 1
+                        x, y = ends[m]
+                        if x == c:
+                            x = y
+                        if x < 0 or sides[x] != 2:
+                            break
+                        if length == 1:
+                            inner = m
+                        walked.add(x)
+                        length += 1
+                        c, via = x, m
+                    hi, lo = (b, x) if x <= b else (x, b)
                     code = (hi << 8 | (lo + 1)) << 8 | length
-                    if listing and code not in parts:
+                    if code not in parts:
                         if length == 2:
                             n = inner
                         elif length >= 3:
@@ -364,11 +382,11 @@ class Searcher:
                     walked.add(b)
                     size, loop, inner = self._run(b, walked)
                     code = (2 if loop else 1) << 24 | size
-                    if listing and code not in parts:
+                    if code not in parts:
                         if size == 2:
                             n = inner
                         else:
-                            n = next(n for n, _ in across[b] if not drawn >> n & 1)
+                            n = (masks[b] & undrawn).bit_length() - 1
                             if size >= 3:
                                 ceilings[n] = (4 if loop else 2) - size
                         sacrifices.append(size << 11 | n)
@@ -378,8 +396,6 @@ class Searcher:
         else:
             parts.sort()
             key = (kernel_lines, grounds, *parts)
-        if not listing:
-            return key, None, ceilings
         if not kernel:  # every open box has two sides: chains and loops
             return key, None, ceilings
         safe.sort()
@@ -387,26 +403,6 @@ class Searcher:
         moves = [x & 1023 for x in safe]
         moves += [x & 1023 for x in sacrifices]
         return key, moves, ceilings
-
-    def _walk(self, b: int, via: int, walked: set[int]) -> tuple[int, int, int]:
-        """Follow the boxes with two sides drawn from ``b`` (entered by line ``via``), adding
-        them to ``walked``: how many there are, the box at the far end (-1: the ground), and
-        the line between the first two (-1 if just one)."""
-        undrawn, sides, masks, ends = ~self.drawn, self.sides, self.box_mask, self.board.line_ends
-        length = 1
-        second = -1
-        while True:
-            n = (masks[b] & undrawn & ~(1 << via)).bit_length() - 1
-            o, c = ends[n]
-            if o == b:
-                o = c
-            if o < 0 or sides[o] != 2:
-                return length, o, second
-            if length == 1:
-                second = n
-            walked.add(o)
-            length += 1
-            b, via = o, n
 
     # -- search -----------------------------------------------------------------------------
 
