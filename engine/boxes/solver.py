@@ -317,7 +317,7 @@ class Searcher:
         lines by the sides their boxes have searched up to 40 % more).
         """
         drawn, sides, across = self.drawn, self.sides, self.across
-        undrawn, masks, ends = ~drawn, self.box_mask, self.board.line_ends
+        avail, masks, ends = self.board.full ^ drawn, self.box_mask, self.board.line_ends
         order, ground_bits = self.order, self.ground_bits
         kernel_lines = 0  # undrawn lines between two kernel boxes
         grounds = 0  # per kernel box, its undrawn ground lines (3 bits each)
@@ -356,7 +356,7 @@ class Searcher:
                     inner = -1
                     c, via = o, n
                     while True:
-                        m = (masks[c] & undrawn & ~(1 << via)).bit_length() - 1
+                        m = ((masks[c] & avail) ^ (1 << via)).bit_length() - 1
                         x, y = ends[m]
                         if x == c:
                             x = y
@@ -386,7 +386,7 @@ class Searcher:
                         if size == 2:
                             n = inner
                         else:
-                            n = (masks[b] & undrawn).bit_length() - 1
+                            n = (masks[b] & avail).bit_length() - 1
                             if size >= 3:
                                 ceilings[n] = (4 if loop else 2) - size
                         sacrifices.append(size << 11 | n)
