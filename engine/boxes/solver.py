@@ -102,6 +102,7 @@ class Searcher:
         self.lines = board.lines
         self.boxes = board.boxes
         self.nodes = 0
+        self.suggest = -1  # a move to try first in the next position searched (see _reply)
         self.node_limit: int | None = None
         self.deadline: float | None = None
         self.drawn = 0
@@ -462,6 +463,9 @@ class Searcher:
                 self.tt[key] = (v, v, -1)
                 return v
             ceilings = info[2]
+        if first < 0:
+            first = self.suggest  # a sibling's refutation, when it has no move of its own
+        self.suggest = -1
         if first >= 0 and moves[0] != first and first in moves:
             moves = [first, *(m for m in moves if m != first)]
         if ceilings is not None:
@@ -501,6 +505,7 @@ class Searcher:
             ceil = -999
         alpha0 = alpha
         best = ceil
+        refutation = -1  # the reply that refuted the last move searched, tried first next
         for n in moves:
             if ceilings:
                 c = ceilings.get(n)
@@ -510,8 +515,14 @@ class Searcher:
                     continue
             k = self.draw(n)
             try:
-                v = k + self.search(alpha - k, beta - k) if k else -self.search(-beta, -alpha)
+                if k:
+                    v = k + self.search(alpha - k, beta - k)
+                else:
+                    self.suggest = refutation
+                    v = -self.search(-beta, -alpha)
+                    refutation = self._reply(refutation)
             finally:
+                self.suggest = -1
                 self.undraw(n)
             if v > best:
                 best = v
@@ -531,6 +542,16 @@ class Searcher:
             lo = hi = best
         self.tt[key] = (lo, hi, first)
         return best
+
+    def _reply(self, default: int) -> int:
+        """The best reply the table holds for the position just searched, else ``default``
+        (also when the reply's side took free boxes first: not followed)."""
+        info = self.info.get(self.drawn)
+        if info is not None:
+            entry = self.tt.get(info[0])
+            if entry is not None and entry[2] >= 0:
+                return entry[2]
+        return default
 
     def value(self, guess: int | None = None) -> int:
         """Exact value by MTD(f): null-window searches closing in on the value from a guess
