@@ -25,6 +25,11 @@ only looks at moves that can be best:
 The value is found by MTD(f) (null-window searches), stepping over values of the wrong parity;
 the bounds kept in the table are rounded to the parity of their position's open boxes too (a
 bound of 1 where only even values are possible is a bound of 2), which saves some re-searches.
+Before searching a position's moves, the table's bounds of the children already met (also past
+the free boxes a sacrifice hands over) may refute it at once or rule moves out (an enhanced
+transposition cutoff). Move order: the table's best move, then the replies that refuted the
+siblings searched before (the same reply often refutes them all), then the static order of
+:meth:`Searcher._analyse`. The analysis of each position (key and moves) is memoised.
 A node is one visit of a position after its free boxes are taken (they are taken in one go).
 """
 
