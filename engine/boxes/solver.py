@@ -42,7 +42,7 @@ from engine.boxes.board import Board, board_for
 from engine.boxes.tables import lookup as table_lookup
 
 DEFAULT_TIME_LIMIT = 10.0
-Key = int | tuple[int, ...]
+Key = int  # a table key: Board.key's lines (>= 0) or a strings-and-coins shape (< 0)
 
 
 class OutOfBudget(Exception):
@@ -400,8 +400,13 @@ class Searcher:
         if drawn.bit_count() <= self.shape_from:
             key: Key = self.board.key(drawn)
         else:
+            # One int (cheaper to hash than a tuple): the kernel, each part in 27 bits, the
+            # number of parts in the low byte; negative, so never equal to a key of lines.
             parts.sort()
-            key = (kernel_lines, grounds, *parts)
+            packed = grounds << self.board.nlines | kernel_lines
+            for code in parts:
+                packed = packed << 27 | code
+            key = ~(packed << 8 | len(parts))
         if not kernel:  # every open box has two sides: chains and loops
             return key, None, ceilings
         safe.sort()
