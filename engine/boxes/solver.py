@@ -229,23 +229,30 @@ class Searcher:
                 return m
         raise AssertionError("box has no second open side")
 
-    def _run(self, start: int, runs: set[int]) -> tuple[int, bool, int]:
-        """The run of boxes with two sides drawn around ``start`` (added to ``runs``): its
-        size, whether it is a loop, and a line between two of its boxes (-1 if none)."""
-        drawn, sides, links = self.drawn, self.sides, self.board.links
-        run = [start]
-        runs.add(start)
-        inner = 0  # undrawn lines between two boxes of the run, each counted from both sides
-        line = -1
-        for b in run:  # grows while it is walked
-            for n, o in links[b]:
-                if sides[o] == 2 and not drawn >> n & 1:
-                    inner += 1
-                    line = n
-                    if o not in runs:
-                        runs.add(o)
-                        run.append(o)
-        return len(run), inner == 2 * len(run), line
+    def _isolated(self, start: int, walked: set[int]) -> tuple[int, bool, int]:
+        """The path or cycle of boxes with two sides drawn through ``start``, with no other
+        box at its ends (added to ``walked``): its size, whether it is a cycle, and a line
+        between two of its boxes (-1 if none)."""
+        avail, masks, ends = self.board.full ^ self.drawn, self.box_mask, self.board.line_ends
+        both = masks[start] & avail
+        first = both.bit_length() - 1
+        size = 1
+        inner = -1
+        for via in (first, (both ^ 1 << first).bit_length() - 1):
+            c, x = ends[via]
+            if c == start:
+                c = x
+            if c >= 0:
+                inner = via
+            while c >= 0 and c != start:
+                walked.add(c)
+                size += 1
+                via = ((masks[c] & avail) ^ 1 << via).bit_length() - 1
+                x, y = ends[via]
+                c = y if x == c else x
+            if c == start:
+                return size, True, inner
+        return size, False, inner
 
     def open_components(self) -> list[tuple[list[int], dict[int, int]]]:
         """The open boxes split into groups joined by undrawn lines: each group's boxes and
@@ -386,7 +393,7 @@ class Searcher:
             for b in self.boxes:
                 if sides[b] == 2 and b not in walked:
                     walked.add(b)
-                    size, loop, inner = self._run(b, walked)
+                    size, loop, inner = self._isolated(b, walked)
                     code = (2 if loop else 1) << 24 | size
                     if code not in parts:
                         if size == 2:
