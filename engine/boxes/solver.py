@@ -86,7 +86,7 @@ class Searcher:
         # key -> (lower bound, upper bound, best line found or -1)
         self.tt: dict[Key, tuple[int, int, int]] = {} if tt is None else tt
         # Positions with more lines drawn than this are keyed by their strings-and-coins shape
-        # (:meth:`shape_key`), the others by :meth:`Board.key` (which folds in symmetries).
+        # (:meth:`_analyse`), the others by :meth:`Board.key` (which folds in symmetries).
         self.shape_from = board.symmetric_upto if shape_from is None else shape_from
         self.info: dict[int, tuple[Key, list[int] | None, dict[int, int]]] = {}
         # A position with free boxes -> the boxes they make and the position once taken.
@@ -670,7 +670,7 @@ class Searcher:
 
 _TABLES: dict[tuple[str, ...], dict[int, tuple[int, int, int]]] = {}
 _TT_CAP = 2_000_000
-_INFO_CAP = 1_000_000
+_INFO_CAP = 200_000  # memoised analyses (a few hundred bytes each) kept per searcher
 
 
 def searcher_for(board: Board) -> Searcher:
