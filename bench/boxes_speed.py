@@ -8,7 +8,8 @@
    search finished (the engine's value, not a time).
 4. Positions with 30 lines left on 5×5 (``--left 30 28 26`` for more): how often the exact
    search fits hard's budget, and the worst case over the sample in nodes and CPU seconds
-   (``--positions 1000 --only-endgames`` for the wide sample).
+   (``--positions 1000 --only-endgames`` for the wide sample, ``--first 1000`` for the
+   next thousand seeds).
 
 ``--tables`` instead surveys every board that fits in 3×3 (one per class: up to the square's
 symmetries and empty edge rows/columns): hard's search from the empty board without tables,
@@ -234,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="skip the 3×3 solve")
     parser.add_argument("--positions", type=int, default=30, help="5×5 endgame positions")
     parser.add_argument("--left", type=int, nargs="+", default=[30], help="lines left in them")
+    parser.add_argument("--first", type=int, default=0, help="seed of the first endgame")
     parser.add_argument("--only-endgames", action="store_true", help="only the 5×5 endgames")
     parser.add_argument("--tables", action="store_true", help="survey boards within 3×3")
     parser.add_argument("--sample", type=int, default=200, help="--tables: positions, 0 all")
@@ -246,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         bench_solve([(2, 4)] if args.quick else [(2, 4), (3, 3)])
         bench_hard(args.games)
     for left in args.left:
-        bench_exact30(args.positions, left)
+        bench_exact30(args.positions, left, args.first)
     return 0
 
 

@@ -29,10 +29,11 @@ from engine.boxes.tables import table_for
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_TIME_LIMIT = {"easy": 0.2, "medium": 0.5, "hard": 1.8}
 # Search nodes (positions visited once their free boxes are taken) per second of budget: a
-# little under what a busy 2-core machine manages on 5×5 (90k–120k measured by
-# ``python -m bench.boxes_speed``), so the node budget, not the clock, ends a search and a
-# move is the same on any machine that is not much slower.
-NODES_PER_SECOND = 80_000
+# little under what a busy 2-core machine manages on hard 5×5 endgames (35k–75k, median about
+# 55k, measured by ``python -m bench.boxes_speed``; a node costs about twice the CPU it did
+# before the strings-and-coins table key, and 3–6× fewer are visited), so the node budget, not
+# the clock, usually ends a search and a move is the same on any machine not much slower.
+NODES_PER_SECOND = 42_000
 PARANOID_NODES_PER_SECOND = 100_000  # the 3–4 player search counts every position it visits
 # Hard tries the exact search when at most this many lines remain, or when few safe lines
 # remain (the search grows with the safe lines; with many of them it cannot finish).

@@ -2,9 +2,11 @@
 
 The value of a position is the best net score for the player to move: the boxes they will
 still win minus the boxes the other player will win, with perfect play from here. It does not
-depend on the score so far, so the table is keyed on the drawn lines alone (one key per class
-of equal positions: :meth:`Board.key`); each entry keeps bounds and the best move found, which
-is tried first next time. The search only looks at moves that can be best:
+depend on the score so far, so the table is keyed on the position alone: early on by the drawn
+lines (:meth:`Board.key`, which folds in symmetries), later by the strings-and-coins shape, in
+which a chain is only its ends and length wherever its boxes lie (:meth:`Searcher._analyse`);
+each entry keeps bounds and the best move found, which is tried first next time. The search
+only looks at moves that can be best:
 
 - a *free* box (its fourth side borders the edge, a hole, or another box it completes too,
   so drawing it changes nothing else) is taken at once: holding it back only lets the
@@ -13,8 +15,9 @@ is tried first next time. The search only looks at moves that can be best:
   declined by drawing the far side of the next box (the "all but two" hand-back); every other
   move is no better than taking it;
 - with nothing to capture, one line per box's ground lines and one per run of boxes with two
-  sides drawn stand for the others (see :meth:`Searcher._moves`), and opening a long chain
-  or loop is skipped when its ceiling (2 - length, 4 - length for a loop) cannot help;
+  sides drawn stand for the others (see :meth:`Searcher._moves`; of runs with the same ends
+  and length only one), and opening a long chain or loop is skipped when its ceiling
+  (2 - length, 4 - length for a loop) cannot help;
 - when every open box has exactly two sides drawn (only chains and loops are left, every move
   opens one), the value comes from a small recursion over the multiset of chain and loop
   lengths (all or all-but-two / all-but-four), exact and independent of the board.
@@ -22,6 +25,11 @@ is tried first next time. The search only looks at moves that can be best:
 The value is found by MTD(f) (null-window searches), stepping over values of the wrong parity;
 the bounds kept in the table are rounded to the parity of their position's open boxes too (a
 bound of 1 where only even values are possible is a bound of 2), which saves some re-searches.
+Before searching a position's moves, the table's bounds of the children already met (also past
+the free boxes a sacrifice hands over) may refute it at once or rule moves out (an enhanced
+transposition cutoff). Move order: the table's best move, then the replies that refuted the
+siblings searched before (the same reply often refutes them all), then the static order of
+:meth:`Searcher._analyse`. The analysis of each position (key and moves) is memoised.
 A node is one visit of a position after its free boxes are taken (they are taken in one go).
 """
 
@@ -34,6 +42,7 @@ from engine.boxes.board import Board, board_for
 from engine.boxes.tables import lookup as table_lookup
 
 DEFAULT_TIME_LIMIT = 10.0
+Key = int  # a table key: Board.key's lines (>= 0) or a strings-and-coins shape (< 0)
 
 
 class OutOfBudget(Exception):
@@ -66,16 +75,39 @@ def loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
 class Searcher:
     """Alpha-beta search on one board; the table persists across calls on the same board."""
 
-    def __init__(self, board: Board, tt: dict[int, tuple[int, int, int]] | None = None) -> None:
+    def __init__(
+        self,
+        board: Board,
+        tt: dict[Key, tuple[int, int, int]] | None = None,
+        *,
+        shape_from: int | None = None,
+    ) -> None:
         self.board = board
         # key -> (lower bound, upper bound, best line found or -1)
-        self.tt: dict[int, tuple[int, int, int]] = {} if tt is None else tt
+        self.tt: dict[Key, tuple[int, int, int]] = {} if tt is None else tt
+        # Positions with more lines drawn than this are keyed by their strings-and-coins shape
+        # (:meth:`_analyse`), the others by :meth:`Board.key` (which folds in symmetries).
+        self.shape_from = board.symmetric_upto if shape_from is None else shape_from
+        self.info: dict[int, tuple[Key, list[int] | None, dict[int, int]]] = {}
+        # A position with free boxes -> the boxes they make and the position once taken.
+        self.settles: dict[int, tuple[int, int]] = {}
+        # Each box's sides with what lies across them: another box, or -1 (the ground).
+        self.across = [
+            tuple((n, o) for n in sides for o in (*board.line_boxes[n], -1)[:2] if o != b)
+            if board.box_exists[b]
+            else ()
+            for b, sides in enumerate(board.box_lines)
+        ]
         self.line_boxes = board.line_boxes
         self.box_lines = board.box_lines
+        # Sort keys of lines (nearer the middle first) and a box's unit in the ground counts.
+        self.order = [board.centrality[n] << 10 | n for n in range(board.nlines)]
+        self.ground_bits = [1 << 3 * b for b in range(board.rows * board.cols)]
         self.box_mask = [sum(1 << n for n in sides) for sides in board.box_lines]
         self.lines = board.lines
         self.boxes = board.boxes
         self.nodes = 0
+        self.suggest: tuple[int, ...] = ()  # moves to try first in the next position searched
         self.node_limit: int | None = None
         self.deadline: float | None = None
         self.drawn = 0
@@ -140,7 +172,7 @@ class Searcher:
         it is among them); None when only chains and loops remain. Call with no free capture
         on the board."""
         found = self._moves(first)
-        return None if found is None else found[0]
+        return None if found is None else list(found[0])
 
     def _moves(self, first: int) -> tuple[list[int], dict[int, int]] | None:
         """:meth:`candidates`, and a ceiling on the value of each move that opens a long run.
@@ -149,6 +181,8 @@ class Searcher:
 
         - a box's ground line when another ground line of that box is listed (in strings and
           coins they are interchangeable strings to the ground);
+        - the opening of a run when another run with the same ends (boxes or the ground) and
+          length is listed (the positions after either are the same up to the run's boxes);
         - all but one line touching a *run* (boxes with two sides drawn, joined by undrawn
           lines: a chain or a loop) when no box is capturable. A single box gives itself
           away whichever side is drawn: the opponent takes it for free and the same position
@@ -161,73 +195,31 @@ class Searcher:
         Of a long run the two options net the opponent L + v and L - 4 - v (L - 8 - v for a
         loop) for some v, so the opener gets at most 2 - L (4 - L for a loop): the ceiling.
         """
-        drawn, sides, line_boxes = self.drawn, self.sides, self.line_boxes
-        if self.three:
-            captures: list[int] = []
-            declines: list[int] = []
-            for b in self.three:
-                n = self.open_side(b)
-                captures.append(n)
-                bs = line_boxes[n]
-                nxt = bs[0] if bs[1] == b else bs[1]
-                m = self._far_side(nxt, n)
-                declines.append(m)
-            moves = captures + [m for m in declines if m not in captures]
-            ceilings: dict[int, int] = {}
-        else:
-            # Sort keys packed in one int: safe lines by the sides their boxes have (fewer
-            # first, a ground line counting two) then nearer the middle; sacrifices by the
-            # size of the run they give away.
-            safe: list[int] = []
-            sacrifices: list[int] = []
-            grounded: set[int] = set()  # boxes whose ground line is already listed
-            runs: set[int] = set()  # boxes of the runs already listed
-            junction = False  # a box with fewer than two sides next to a run
-            ceilings = {}
-            ends, rank, twin = self.board.line_ends, self.board.centrality, self.board.twin_ground
-            rest = self.board.full & ~drawn
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                n = low.bit_length() - 1
-                b, c = ends[n]
-                if c < 0:
-                    if twin[n]:
-                        if b in grounded:
-                            continue
-                        grounded.add(b)
-                    if sides[b] != 2:
-                        safe.append((sides[b] + 2) << 20 | rank[n] << 10 | n)
-                        continue
-                    two = b
-                elif sides[b] != 2:
-                    if sides[c] != 2:
-                        safe.append((sides[b] + sides[c]) << 20 | rank[n] << 10 | n)
-                        continue
-                    two = c
-                    junction = True
-                else:
-                    two = b
-                    if c >= 0 and sides[c] != 2:
-                        junction = True
-                if two in runs:
-                    continue
-                size, loop, inner = self._mark_run(two, runs)
-                if size == 2:
-                    n = inner
-                elif size >= 3:
-                    ceilings[n] = (4 if loop else 2) - size
-                sacrifices.append(size << 11 | (ends[n][1] >= 0) << 10 | n)
-            if not safe and not junction:  # every open box has two sides: chains and loops
+        if not self.three:
+            _, found, ceilings = self._analysis()
+            if found is None:
                 return None
-            safe.sort()
-            sacrifices.sort()
-            moves = [x & 1023 for x in safe]
-            moves += [x & 1023 for x in sacrifices]
-        if first >= 0 and first in moves and moves[0] != first:
-            moves.remove(first)
-            moves.insert(0, first)
+            moves = found
+        else:
+            moves = self._captures()
+            ceilings = {}
+        if first >= 0 and moves[0] != first and first in moves:
+            moves = [first, *(m for m in moves if m != first)]
         return moves, ceilings
+
+    def _captures(self) -> list[int]:
+        """With a chain being eaten: take each capturable box, or decline it (draw the far
+        side of the box behind it)."""
+        line_boxes = self.line_boxes
+        captures: list[int] = []
+        declines: list[int] = []
+        for b in self.three:
+            n = self.open_side(b)
+            captures.append(n)
+            bs = line_boxes[n]
+            nxt = bs[0] if bs[1] == b else bs[1]
+            declines.append(self._far_side(nxt, n))
+        return captures + [m for m in declines if m not in captures]
 
     def _far_side(self, b: int, n: int) -> int:
         """The other undrawn side of box ``b`` (two sides drawn) besides line ``n``."""
@@ -237,23 +229,30 @@ class Searcher:
                 return m
         raise AssertionError("box has no second open side")
 
-    def _mark_run(self, start: int, runs: set[int]) -> tuple[int, bool, int]:
-        """The run of boxes with two sides drawn around ``start`` (added to ``runs``): its
-        size, whether it is a loop, and a line between two of its boxes (-1 if none)."""
-        drawn, sides, links = self.drawn, self.sides, self.board.links
-        run = [start]
-        runs.add(start)
-        inner = 0  # undrawn lines between two boxes of the run, each counted from both sides
-        line = -1
-        for b in run:  # grows while it is walked
-            for n, o in links[b]:
-                if sides[o] == 2 and not drawn >> n & 1:
-                    inner += 1
-                    line = n
-                    if o not in runs:
-                        runs.add(o)
-                        run.append(o)
-        return len(run), inner == 2 * len(run), line
+    def _isolated(self, start: int, walked: set[int]) -> tuple[int, bool, int]:
+        """The path or cycle of boxes with two sides drawn through ``start``, with no other
+        box at its ends (added to ``walked``): its size, whether it is a cycle, and a line
+        between two of its boxes (-1 if none)."""
+        avail, masks, ends = self.board.full ^ self.drawn, self.box_mask, self.board.line_ends
+        both = masks[start] & avail
+        first = both.bit_length() - 1
+        size = 1
+        inner = -1
+        for via in (first, (both ^ 1 << first).bit_length() - 1):
+            c, x = ends[via]
+            if c == start:
+                c = x
+            if c >= 0:
+                inner = via
+            while c >= 0 and c != start:
+                walked.add(c)
+                size += 1
+                via = ((masks[c] & avail) ^ 1 << via).bit_length() - 1
+                x, y = ends[via]
+                c = y if x == c else x
+            if c == start:
+                return size, True, inner
+        return size, False, inner
 
     def open_components(self) -> list[tuple[list[int], dict[int, int]]]:
         """The open boxes split into groups joined by undrawn lines: each group's boxes and
@@ -292,6 +291,137 @@ class Searcher:
             (chains if len(lines) > len(comp) else loops).append(len(comp))
         return tuple(sorted(chains)), tuple(sorted(loops))
 
+    def key(self) -> Key:
+        """The table key of the current position (see ``shape_from``)."""
+        return self._analysis()[0]
+
+    def _analysis(self) -> tuple[Key, list[int] | None, dict[int, int]]:
+        """The table key, and with no box capturable the moves worth searching (None when
+        only chains and loops remain) with the ceilings of long runs: memoised per position."""
+        drawn = self.drawn
+        info = self.info.get(drawn)
+        if info is None:
+            if len(self.info) > _INFO_CAP:
+                self.info.clear()
+                self.settles.clear()
+            if self.three:  # a chain being eaten: keyed by its lines (cheaper, as good)
+                info = self.info[drawn] = (self.board.key(drawn), None, {})
+            else:
+                info = self.info[drawn] = self._analyse()
+        return info
+
+    def _analyse(self) -> tuple[Key, list[int] | None, dict[int, int]]:
+        """One pass over the open boxes gives both the key and the moves.
+
+        The key is equal for positions whose strings-and-coins graphs are the same up to the
+        boxes of their chains and loops (so are their values). The *kernel* boxes (open, and
+        not with exactly two sides drawn) are kept as they are: the lines undrawn between two
+        of them and how many of each one's ground lines are undrawn. The boxes with two sides
+        drawn form paths and cycles: a path is kept as its two ends (kernel boxes or the
+        ground) and its length, a cycle as its length. Positions with at most ``shape_from``
+        lines drawn use :meth:`Board.key` instead (it folds in the board's symmetries).
+
+        The moves: a safe line is one whose boxes have fewer than two sides; of a box's
+        ground lines one is listed (they are interchangeable). One move per path or cycle, and
+        one per class of paths with the same ends and length (isomorphic positions follow);
+        see :meth:`_moves` for which line. Order: safe lines between two boxes, then safe
+        ground lines, each nearer the middle first, then sacrifices, smaller runs first (of
+        the orders tried on 5×5 endgames this one searched the fewest nodes; ranking safe
+        lines by the sides their boxes have searched up to 40 % more).
+        """
+        drawn, sides, across = self.drawn, self.sides, self.across
+        avail, masks, ends = self.board.full ^ drawn, self.box_mask, self.board.line_ends
+        order, ground_bits = self.order, self.ground_bits
+        kernel_lines = 0  # undrawn lines between two kernel boxes
+        grounds = 0  # per kernel box, its undrawn ground lines (3 bits each)
+        parts: list[int] = []  # paths and cycles, packed
+        walked: set[int] = set()  # boxes with two sides already on a part
+        twos = 0
+        kernel = False
+        safe: list[int] = []
+        sacrifices: list[int] = []
+        ceilings: dict[int, int] = {}
+        for b in self.boxes:
+            s = sides[b]
+            if s == 2:
+                twos += 1
+                continue
+            if s == 4:
+                continue
+            kernel = True
+            grounded = False
+            for n, o in across[b]:
+                if drawn >> n & 1:
+                    continue
+                if o < 0:
+                    grounds += ground_bits[b]
+                    if not grounded:
+                        grounded = True
+                        safe.append(1 << 20 | order[n])
+                elif sides[o] != 2:
+                    kernel_lines |= 1 << n
+                    if o > b:
+                        safe.append(order[n])
+                elif o not in walked:
+                    # Walk the path of boxes with two sides from o (entered by n).
+                    walked.add(o)
+                    length = 1
+                    inner = -1
+                    c, via = o, n
+                    while True:
+                        m = ((masks[c] & avail) ^ (1 << via)).bit_length() - 1
+                        x, y = ends[m]
+                        if x == c:
+                            x = y
+                        if x < 0 or sides[x] != 2:
+                            break
+                        if length == 1:
+                            inner = m
+                        walked.add(x)
+                        length += 1
+                        c, via = x, m
+                    hi, lo = (b, x) if x <= b else (x, b)
+                    code = (hi << 8 | (lo + 1)) << 8 | length
+                    if code not in parts:
+                        if length == 2:
+                            n = inner
+                        elif length >= 3:
+                            ceilings[n] = 2 - length
+                        sacrifices.append(length << 11 | 1 << 10 | n)
+                    parts.append(code)
+        if len(walked) < twos:  # isolated chains (both ends on the ground) and loops
+            for b in self.boxes:
+                if sides[b] == 2 and b not in walked:
+                    walked.add(b)
+                    size, loop, inner = self._isolated(b, walked)
+                    code = (2 if loop else 1) << 24 | size
+                    if code not in parts:
+                        if size == 2:
+                            n = inner
+                        else:
+                            n = (masks[b] & avail).bit_length() - 1
+                            if size >= 3:
+                                ceilings[n] = (4 if loop else 2) - size
+                        sacrifices.append(size << 11 | n)
+                    parts.append(code)
+        if drawn.bit_count() <= self.shape_from:
+            key: Key = self.board.key(drawn)
+        else:
+            # One int (cheaper to hash than a tuple): the kernel, each part in 27 bits, the
+            # number of parts in the low byte; negative, so never equal to a key of lines.
+            parts.sort()
+            packed = grounds << self.board.nlines | kernel_lines
+            for code in parts:
+                packed = packed << 27 | code
+            key = ~(packed << 8 | len(parts))
+        if not kernel:  # every open box has two sides: chains and loops
+            return key, None, ceilings
+        safe.sort()
+        sacrifices.sort()
+        moves = [x & 1023 for x in safe]
+        moves += [x & 1023 for x in sacrifices]
+        return key, moves, ceilings
+
     # -- search -----------------------------------------------------------------------------
 
     def search(self, alpha: int, beta: int) -> int:
@@ -306,6 +436,7 @@ class Searcher:
         # Free boxes are taken at once, all of them (they are never worth holding back).
         gained = 0
         taken: list[int] = []
+        start = self.drawn
         n = self.free_capture()
         while n is not None:
             gained += self.draw(n)
@@ -313,6 +444,7 @@ class Searcher:
             n = self.free_capture() if self.three else None
         if not taken:
             return self._search_settled(alpha, beta)
+        self.settles[start] = (gained, self.drawn)
         try:
             return gained + self._search_settled(alpha - gained, beta - gained)
         finally:
@@ -323,7 +455,10 @@ class Searcher:
         drawn = self.drawn
         if drawn == self.board.full:
             return 0
-        key = self.board.key(drawn)
+        info = self.info.get(drawn)
+        if info is None:
+            info = self._analysis()
+        key = info[0]
         entry = self.tt.get(key)
         if entry is not None:
             lo, hi, first = entry
@@ -335,14 +470,67 @@ class Searcher:
             beta = min(beta, hi)
         else:
             lo, hi, first = -999, 999, -1
-        found = self._moves(first)
-        if found is None:
-            v = loony_value(*self.components())
-            self.tt[key] = (v, v, -1)
-            return v
-        moves, ceilings = found
+        if self.three:
+            moves = self._captures()
+            ceilings = None
+        else:
+            moves = info[1]
+            if moves is None:
+                v = loony_value(*self.components())
+                self.tt[key] = (v, v, -1)
+                return v
+            ceilings = info[2]
+        # The siblings' refutations next (after the table's best move, which leads).
+        suggest = self.suggest
+        self.suggest = ()
+        if suggest:
+            lead = [m for m in suggest if m in moves]
+            if lead:
+                if first < 0:
+                    first = lead[0]
+                moves = [*lead, *(m for m in moves if m not in lead)]
+        if first >= 0 and moves[0] != first and first in moves:
+            moves = [first, *(m for m in moves if m != first)]
+        if ceilings is not None:
+            # A child already bounded in the table may refute this position at once, and one
+            # whose bound cannot raise alpha needs no search (its bound stands for it).
+            info, tt = self.info, self.tt
+            known: list[int] | None = None
+            ceil = -999
+            settles = self.settles
+            for n in moves:
+                after = drawn | 1 << n
+                child = info.get(after)
+                g = 0
+                if child is None:
+                    settled = settles.get(after)
+                    if settled is None:
+                        continue
+                    g, after = settled
+                    child = info.get(after)
+                    if child is None:
+                        continue
+                e = tt.get(child[0])
+                if e is not None:
+                    if -e[1] - g >= beta:
+                        v = -e[1] - g
+                        self.tt[key] = (max(lo, v), hi, n)
+                        return v
+                    if -e[0] - g <= alpha:
+                        if known is None:
+                            known = []
+                        known.append(n)
+                        if -e[0] - g > ceil:
+                            ceil = -e[0] - g
+            if known is not None:
+                moves = [n for n in moves if n not in known]
+        else:
+            ceil = -999
         alpha0 = alpha
-        best = -999
+        best = ceil
+        # Replies that refuted earlier moves here (the last three, latest first): tried first in
+        # the next child that has no best move of its own (9-15 % fewer nodes on 5×5).
+        refutations: tuple[int, ...] = ()
         for n in moves:
             if ceilings:
                 c = ceilings.get(n)
@@ -352,8 +540,16 @@ class Searcher:
                     continue
             k = self.draw(n)
             try:
-                v = k + self.search(alpha - k, beta - k) if k else -self.search(-beta, -alpha)
+                if k:
+                    v = k + self.search(alpha - k, beta - k)
+                else:
+                    self.suggest = refutations
+                    v = -self.search(-beta, -alpha)
+                    r = self._reply(-1)
+                    if r >= 0:
+                        refutations = (r, *(x for x in refutations[:2] if x != r))
             finally:
+                self.suggest = ()
                 self.undraw(n)
             if v > best:
                 best = v
@@ -374,6 +570,16 @@ class Searcher:
         self.tt[key] = (lo, hi, first)
         return best
 
+    def _reply(self, default: int) -> int:
+        """The best reply the table holds for the position just searched, else ``default``
+        (also when the reply's side took free boxes first: not followed)."""
+        info = self.info.get(self.drawn)
+        if info is not None:
+            entry = self.tt.get(info[0])
+            if entry is not None and entry[2] >= 0:
+                return entry[2]
+        return default
+
     def value(self, guess: int | None = None) -> int:
         """Exact value by MTD(f): null-window searches closing in on the value from a guess
         (narrow windows cut far more than one wide search; the table keeps the work). A value
@@ -382,7 +588,7 @@ class Searcher:
         parity = self.left & 1
         lo, hi = -self.left, self.left
         if guess is None:
-            entry = self.tt.get(self.board.key(self.drawn))
+            entry = self.tt.get(self.key())
             guess = parity if entry is None else max(entry[0], min(entry[1], parity))
         g = guess
         while lo < hi:
@@ -422,7 +628,7 @@ class Searcher:
             finally:
                 self.undraw(n)
         best = self.value()
-        entry = self.tt.get(self.board.key(self.drawn))
+        entry = self.tt.get(self.key())
         moves = self.candidates(-1 if entry is None else entry[2])
         if moves is None:
             moves = self.loony_openings()
@@ -464,6 +670,7 @@ class Searcher:
 
 _TABLES: dict[tuple[str, ...], dict[int, tuple[int, int, int]]] = {}
 _TT_CAP = 2_000_000
+_INFO_CAP = 200_000  # memoised analyses (a few hundred bytes each) kept per searcher
 
 
 def searcher_for(board: Board) -> Searcher:

@@ -137,6 +137,49 @@ def test_search_equals_plain_minimax_when_only_sacrifices_are_left(mask: tuple[s
             assert (k + exact(after) if k else -exact(after)) == best
 
 
+@pytest.mark.parametrize(
+    "mask",
+    [("###", "###", "###"), ("####", "####"), ("###", "#.#", "###"), (".##", "###", "##.")],
+)
+def test_shape_keys_give_the_values_of_plain_minimax(mask: tuple[str, ...]) -> None:
+    """Every position keyed by its strings-and-coins shape (``shape_from=0``), one table for
+    all of them on a board, so positions that share a key meet: endgames of mixed play with
+    11-13 lines left (chains, loops, junctions, boxes being eaten)."""
+    rng = random.Random(11)
+    board = board_for(mask)
+    exact = brute_force(board)
+    searcher = Searcher(board, shape_from=0)
+    for _ in range(60):
+        g = Game(mask=list(mask))
+        left = rng.randrange(11, 14)
+        while len(g.legal_moves()) > left:
+            pos = Position(g)
+            pick = pos.safe_lines() if rng.random() < 0.7 else []
+            g.play(g.line_move(rng.choice(pick or pos.undrawn())))
+        searcher.set_position(g.drawn_mask)
+        assert searcher.value() == exact(g.drawn_mask), g.drawn_mask
+    # Positions (drawn lines) searched, against their keys: some shared one.
+    assert len({info[0] for info in searcher.info.values()}) < len(searcher.info)
+
+
+def test_isomorphic_positions_share_a_shape_key() -> None:
+    """2×3 split into two chains of three, as two rows or as two L shapes: one key; one
+    chain of six through every box: another."""
+    s = Searcher(board_for(("###", "###")), shape_from=0)
+
+    def key(undrawn: list[Move]) -> object:
+        s.set_position(position(Game(2, 3), undrawn).drawn_mask)
+        return s.key()
+
+    rows = [Move("v", r, c) for r in (0, 1) for c in range(4)]
+    ells = [Move("h", 0, 0), Move("h", 1, 0), Move("v", 1, 1), Move("h", 2, 1)]
+    ells += [Move("h", 0, 1), Move("v", 0, 2), Move("h", 1, 2), Move("h", 2, 2)]
+    snake = [Move("v", 0, c) for c in range(3)] + [Move("h", 1, 2)]
+    snake += [Move("v", 1, c) for c in range(3)]
+    assert key(rows) == key(ells)
+    assert key(rows) != key(snake)
+
+
 def test_loony_values() -> None:
     assert loony_value((), ()) == 0
     assert loony_value((1,), ()) == -1
