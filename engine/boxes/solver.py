@@ -474,12 +474,12 @@ class Searcher:
             moves = self._captures()
             ceilings = None
         else:
-            moves = info[1]
-            if moves is None:
+            listed = info[1]
+            if listed is None:
                 v = loony_value(*self.components())
                 self.tt[key] = (v, v, -1)
                 return v
-            ceilings = info[2]
+            moves, ceilings = listed, info[2]
         # The siblings' refutations next (after the table's best move, which leads).
         suggest = self.suggest
         self.suggest = ()
@@ -494,20 +494,20 @@ class Searcher:
         if ceilings is not None:
             # A child already bounded in the table may refute this position at once, and one
             # whose bound cannot raise alpha needs no search (its bound stands for it).
-            info, tt = self.info, self.tt
+            memo, tt = self.info, self.tt
             known: list[int] | None = None
             ceil = -999
             settles = self.settles
             for n in moves:
                 after = drawn | 1 << n
-                child = info.get(after)
+                child = memo.get(after)
                 g = 0
                 if child is None:
                     settled = settles.get(after)
                     if settled is None:
                         continue
                     g, after = settled
-                    child = info.get(after)
+                    child = memo.get(after)
                     if child is None:
                         continue
                 e = tt.get(child[0])
