@@ -68,7 +68,8 @@ def caption(match: Match, place: Place) -> str:
         pointer = "▶ " if turn else ""
         lines.append(f"{pointer}{MARKS[i]} {_mention(s, lang, False)} — {scores[i]}")
     if game.moves:
-        last = html.escape(game.format_move(game.moves[-1]))
+        said = ui.get(match.kind).say_move(match, game.moves[-1])
+        last = html.escape(t(lang, said) if isinstance(said, Text) else said)
         lines.append(t(lang, "caption.last", n=game.ply, move=last))
     lines += _status_lines(match, lang)
     if match.status == "active":

@@ -8,7 +8,9 @@ import random
 
 from PIL import Image, ImageChops
 
+from bot.i18n import t
 from bot.match import records
+from bot.match.ui.sprouts import spoken
 from playground.client import MessageView
 from tests.bot.helpers import (
     buttons,
@@ -79,6 +81,8 @@ async def test_pick_spots_flip_previews_then_play(pg: ScenarioClient) -> None:
     stored = await stored_match(pg._settings.redis_url, board)
     assert stored.game.format_move(stored.game.moves[0]).startswith("1-2")
     assert len(stored.game.moves) == 2
+    said = t("en", spoken(stored.game.moves[1]))  # the bot's curve, in words
+    assert f"Move 2: {said}" in (board.caption or ""), board.caption
 
 
 async def test_typed_sprouts_moves_and_errors(pg: ScenarioClient) -> None:

@@ -54,6 +54,9 @@ class GameUI(Protocol):
     def auto_move(self, match: Match, place: Place) -> Any | None:
         """The move a finished selection stands for when there is no choice left."""
 
+    def say_move(self, match: Match, move: Any) -> Text | str:
+        """How the caption names a move that was played."""
+
 
 class CallbackMaker(Protocol):
     def __call__(self, op: str, arg: str = "") -> str: ...

@@ -165,6 +165,9 @@ class BoxesUI:
     def hint(self, match: Match, place: Place) -> Text | None:
         return None
 
+    def say_move(self, match: Match, move: Any) -> str:
+        return str(match.game.format_move(move))
+
     def auto_move(self, match: Match, place: Place) -> Any | None:
         return None
 

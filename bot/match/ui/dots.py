@@ -152,6 +152,9 @@ class DotsUI:
     def hint(self, match: Match, place: Place) -> Text | None:
         return None
 
+    def say_move(self, match: Match, move: Any) -> str:
+        return str(match.game.format_move(move))
+
     def auto_move(self, match: Match, place: Place) -> Any | None:
         return None
 

@@ -135,6 +135,9 @@ class SproutsUI:
             return
         raise Refused("err.bad_button")
 
+    def say_move(self, match: Match, move: Any) -> Text:
+        return spoken(move)
+
     def auto_move(self, match: Match, place: Place) -> Any | None:
         """When the two chosen spots can be joined in one way only, that is the move."""
         a, b, _ = _selection(match, place)
