@@ -835,5 +835,6 @@ def _header(game: Any, view: dict[str, Any], lang: str) -> Header:
         lang,
         title=title,
         scores=False,
-        last=game.format_move(moves[-1]) if moves else None,
+        # The picture marks the newest curve itself: its two spots say enough.
+        last=f"{moves[-1].a}–{moves[-1].b}" if moves else None,
     )
