@@ -35,6 +35,7 @@ class Settings:
     storage_chats: tuple[int, ...] = ()  # where inline-message pictures are uploaded
     lobby_timeout: float = 6 * 3600.0
     idle_timeout: float = 7 * 86400.0
+    ai_show_after: float = 0.6  # a longer think shows the person's own move first
 
     @property
     def base_url(self) -> str:
@@ -119,6 +120,14 @@ class Settings:
                 f"MESSAGES_PER_SECOND must be a positive number, not {overall_text!r}"
             )
 
+        show_text = get("AI_SHOW_AFTER") or "0.6"
+        try:
+            ai_show_after = float(show_text)
+        except ValueError:
+            ai_show_after = -1.0
+        if not 0 <= ai_show_after <= 3600:
+            raise SettingsError(f"AI_SHOW_AFTER must be a number of seconds, not {show_text!r}")
+
         lobby_timeout = _hours(get, "LOBBY_TIMEOUT_HOURS", 6) * 3600
         idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
 
@@ -145,6 +154,7 @@ class Settings:
             messages_per_second=overall_rate,
             lobby_timeout=lobby_timeout,
             idle_timeout=idle_timeout,
+            ai_show_after=ai_show_after,
         )
 
 

@@ -16,6 +16,7 @@ def test_defaults() -> None:
     assert s.base_url == "https://api.telegram.org/bot"
     assert s.redis_url.startswith("redis://") and s.port == 8080
     assert s.default_language == "en" and s.webhook_url is None
+    assert s.ai_show_after == 0.6
 
 
 def test_api_url_with_bot_suffix_is_normalised() -> None:
@@ -34,6 +35,8 @@ def test_api_url_with_bot_suffix_is_normalised() -> None:
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "DEFAULT_LANGUAGE": "de"}, "DEFAULT_LANGUAGE"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "WEBHOOK_URL": "https://h/x"}, "WEBHOOK_SECRET"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": "ftp://x"}, "TELEGRAM_API_URL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "AI_SHOW_AFTER": "soon"}, "AI_SHOW_AFTER"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "AI_SHOW_AFTER": "-1"}, "AI_SHOW_AFTER"),
     ],
 )
 def test_bad_settings(env: dict[str, str], needle: str) -> None:

@@ -313,7 +313,20 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
             with contextlib.suppress(TelegramError):
                 await bot.send_chat_action(chat, ChatAction.TYPING)
         assert seat.level is not None
-        move, _spent = await svc.ai.choose(match.game.to_json(), seat.level, seed=match.version)
+        thinking = asyncio.ensure_future(
+            svc.ai.choose(match.game.to_json(), seat.level, seed=match.version)
+        )
+        try:
+            move, _spent = await asyncio.wait_for(
+                asyncio.shield(thinking), svc.settings.ai_show_after
+            )
+        except TimeoutError:
+            # A long think: show the person's own move now (the caption says it is the bot's
+            # turn) rather than leave their last board as it was until the bot has moved.
+            try:
+                await refresh(svc, bot, match_id)
+            finally:
+                move, _spent = await thinking
         try:
             await lease.renew(ai_lease(svc))
         except storage.LeaseLost:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import io
 import random
 
@@ -77,3 +79,29 @@ async def test_big_boxes_board_picks_a_box_then_a_side(pg: ScenarioClient) -> No
             alice.private, board.message_id, lambda m, v=v: version(m) != v and bool(m.buttons)
         )
     assert "Move " in (board.caption or "")
+
+
+async def test_a_long_think_shows_the_persons_move_first(pg: ScenarioClient) -> None:
+    """While the bot thinks long, the board already shows the person's move and that it is
+    the bot's turn, instead of the old board; the bot's move follows in a second edit."""
+    pg._settings = dataclasses.replace(pg._settings, ai_show_after=0.0)
+    await pg.restart_bot()
+    await pg.set_limits(enabled=False)
+    alice = await pg.user("alice", lang="en")
+    await alice.send("/new")
+    await alice.press("⚡ Boxes vs bot")
+    board = await alice.private.last_message()
+    board = await wait_message(alice.private, board.message_id, lambda m: bool(m.buttons))
+    seen: list[str] = []
+    v = version(board)
+    r, c = buttons(board, "p")[0]
+    await alice.press_button(r, c, board, settle=False)
+    for _ in range(600):
+        m = await message(alice.private, board.message_id)
+        if not seen or seen[-1] != (m.caption or ""):
+            seen.append(m.caption or "")
+        if version(m) not in (v, v + 1) and "To move: Alice" in (m.caption or ""):
+            break
+        await asyncio.sleep(0.01)
+    assert any("Move 1:" in c and "To move: Tetrad" in c for c in seen), seen
+    assert "Move 2:" in seen[-1] and "To move: Alice" in seen[-1], seen

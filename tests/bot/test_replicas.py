@@ -56,6 +56,7 @@ async def replicas(
                 WEBHOOK_SECRET=SECRET,
                 PORT=str(port),
                 AI_TIME_SCALE="0.05",
+                AI_SHOW_AFTER="60",
                 GROUP_EDITS_PER_MINUTE="6000",
             )
             log = open(tmp_path / f"replica{k}.log", "wb")  # noqa: SIM115 - closed with the process

@@ -34,6 +34,7 @@ def webhook_settings(emulator: Emulator, redis_url: str, port: int) -> Settings:
             "WEBHOOK_SECRET": SECRET,
             "PORT": str(port),
             "AI_TIME_SCALE": "0.05",
+            "AI_SHOW_AFTER": "60",
         }
     )
 

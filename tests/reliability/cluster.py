@@ -285,6 +285,7 @@ def bot_env(
         "WEBHOOK_SECRET": SECRET,
         "PORT": str(port),
         "AI_TIME_SCALE": "0.05",
+        "AI_SHOW_AFTER": "60",
         # The emulator's flood limits are off for load; the bot's own pacing must not
         # stand in for them either.
         "GROUP_EDITS_PER_MINUTE": "60000",
