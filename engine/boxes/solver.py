@@ -167,6 +167,39 @@ class Searcher:
                 return n
         return None
 
+    def settle_capture(self) -> int | None:
+        """A capture that is best whatever else the position holds: a free one, or the first
+        box of a chain being eaten with at least two more boxes behind it.
+
+        Of the latter (box b capturable, then c1 and c2 with two sides, then c3 with no three
+        sides, or the ground), the only rival of taking b is declining it (the far side of c1;
+        see :meth:`_captures`), and taking b and then declining c1 (the far side of c2) beats
+        that by two: the opponent, handed b and c1, may take them and then c2, which leaves
+        the same lines drawn as their taking c1 and c2 after the later decline, with one box
+        more for them and the same player to move. So in a chain only the last two boxes
+        are a decision (all, or all but two): the boxes before are taken in one go."""
+        n = self.free_capture()
+        if n is not None:
+            return n
+        sides, line_boxes, box_mask = self.sides, self.line_boxes, self.box_mask
+        avail = self.board.full ^ self.drawn
+        for b in self.three:
+            n = self.open_side(b)
+            c, via = b, n
+            for _ in range(2):  # c1, then c2: each with two sides
+                bs = line_boxes[via]
+                if len(bs) == 1:
+                    break
+                c = bs[0] if bs[1] == c else bs[1]
+                if sides[c] != 2:
+                    break
+                via = ((box_mask[c] & avail) ^ (1 << via)).bit_length() - 1
+            else:
+                bs = line_boxes[via]  # c2's far side: c3 (or the ground) must not be capturable
+                if len(bs) == 1 or sides[bs[0] if bs[1] == c else bs[1]] != 3:
+                    return n
+        return None
+
     def candidates(self, first: int = -1) -> list[int] | None:
         """The moves worth searching, best-first (``first``, a table's best move, leads when
         it is among them); None when only chains and loops remain. Call with no free capture
@@ -437,11 +470,11 @@ class Searcher:
         gained = 0
         taken: list[int] = []
         start = self.drawn
-        n = self.free_capture()
+        n = self.settle_capture()
         while n is not None:
             gained += self.draw(n)
             taken.append(n)
-            n = self.free_capture() if self.three else None
+            n = self.settle_capture() if self.three else None
         if not taken:
             return self._search_settled(alpha, beta)
         self.settles[start] = (gained, self.drawn)
