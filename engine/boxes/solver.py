@@ -200,6 +200,29 @@ class Searcher:
                     return n
         return None
 
+    def _chain_end(self) -> bool:
+        """Whether a capturable box b is the first of a chain's last two (b, then c1 with two
+        sides, then the ground or a box with at most one side): then the mover nets at least
+        0 from here. Taking both and declining them (the far side of c1) lead to the same
+        lines, Q, the first with two boxes more for the mover and the mover to play, the
+        second with two more for the opponent and the opponent to play (taking the pair is
+        free), so the mover has 2 + v(Q) or -(2 + v(Q)), whichever is not negative."""
+        sides, line_boxes, box_mask = self.sides, self.line_boxes, self.box_mask
+        avail = self.board.full ^ self.drawn
+        for b in self.three:
+            n = self.open_side(b)
+            bs = line_boxes[n]
+            if len(bs) == 1:
+                continue
+            c = bs[0] if bs[1] == b else bs[1]
+            if sides[c] != 2:
+                continue
+            far = ((box_mask[c] & avail) ^ (1 << n)).bit_length() - 1
+            bs = line_boxes[far]
+            if len(bs) == 1 or sides[bs[0] if bs[1] == c else bs[1]] <= 1:
+                return True
+        return False
+
     def candidates(self, first: int = -1) -> list[int] | None:
         """The moves worth searching, best-first (``first``, a table's best move, leads when
         it is among them); None when only chains and loops remain. Call with no free capture
@@ -488,6 +511,8 @@ class Searcher:
         drawn = self.drawn
         if drawn == self.board.full:
             return 0
+        if self.three and beta <= (self.left & 1) and self._chain_end():
+            return self.left & 1  # the mover owns a chain's last two: a bound that cuts
         info = self.info.get(drawn)
         if info is None:
             info = self._analysis()
