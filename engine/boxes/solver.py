@@ -13,7 +13,9 @@ only looks at moves that can be best:
   opponent take it (proof: the box behaves as a token that can be cashed at any time);
 - a box whose capture leaves another box capturable (a chain being eaten) is either taken or
   declined by drawing the far side of the next box (the "all but two" hand-back); every other
-  move is no better than taking it;
+  move is no better than taking it; declining before a chain's last two loses two against
+  declining later, so the boxes before them are taken in one go too
+  (:meth:`Searcher.settle_capture`), and the owner of a chain's last two nets at least 0;
 - with nothing to capture, one line per box's ground lines and one per run of boxes with two
   sides drawn stand for the others (see :meth:`Searcher._moves`; of runs with the same ends
   and length only one), and opening a long chain or loop is skipped when its ceiling
