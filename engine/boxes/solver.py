@@ -13,7 +13,9 @@ only looks at moves that can be best:
   opponent take it (proof: the box behaves as a token that can be cashed at any time);
 - a box whose capture leaves another box capturable (a chain being eaten) is either taken or
   declined by drawing the far side of the next box (the "all but two" hand-back); every other
-  move is no better than taking it;
+  move is no better than taking it; declining before a chain's last two loses two against
+  declining later, so the boxes before them are taken in one go too
+  (:meth:`Searcher.settle_capture`), and the owner of a chain's last two nets at least 0;
 - with nothing to capture, one line per box's ground lines and one per run of boxes with two
   sides drawn stand for the others (see :meth:`Searcher._moves`; of runs with the same ends
   and length only one), and opening a long chain or loop is skipped when its ceiling
@@ -166,6 +168,62 @@ class Searcher:
             if len(bs) == 1 or sides[bs[0] if bs[1] == b else bs[1]] != 2:
                 return n
         return None
+
+    def settle_capture(self) -> int | None:
+        """A capture that is best whatever else the position holds: a free one, or the first
+        box of a chain being eaten with at least two more boxes behind it.
+
+        Of the latter (box b capturable, then c1 and c2 with two sides, then c3 with no three
+        sides, or the ground), the only rival of taking b is declining it (the far side of c1;
+        see :meth:`_captures`), and taking b and then declining c1 (the far side of c2) beats
+        that by two: the opponent, handed b and c1, may take them and then c2, which leaves
+        the same lines drawn as their taking c1 and c2 after the later decline, with one box
+        more for them and the same player to move. So in a chain only the last two boxes
+        are a decision (all, or all but two): the boxes before are taken in one go."""
+        n = self.free_capture()
+        if n is not None:
+            return n
+        sides, line_boxes, box_mask = self.sides, self.line_boxes, self.box_mask
+        avail = self.board.full ^ self.drawn
+        for b in self.three:
+            n = self.open_side(b)
+            c, via = b, n
+            for _ in range(2):  # c1, then c2: each with two sides
+                bs = line_boxes[via]
+                if len(bs) == 1:
+                    break
+                c = bs[0] if bs[1] == c else bs[1]
+                if sides[c] != 2:
+                    break
+                via = ((box_mask[c] & avail) ^ (1 << via)).bit_length() - 1
+            else:
+                bs = line_boxes[via]  # c2's far side: c3 (or the ground) must not be capturable
+                if len(bs) == 1 or sides[bs[0] if bs[1] == c else bs[1]] != 3:
+                    return n
+        return None
+
+    def _chain_end(self) -> bool:
+        """Whether a capturable box b is the first of a chain's last two (b, then c1 with two
+        sides, then the ground or a box with at most one side): then the mover nets at least
+        0 from here. Taking both and declining them (the far side of c1) lead to the same
+        lines, Q, the first with two boxes more for the mover and the mover to play, the
+        second with two more for the opponent and the opponent to play (taking the pair is
+        free), so the mover has 2 + v(Q) or -(2 + v(Q)), whichever is not negative."""
+        sides, line_boxes, box_mask = self.sides, self.line_boxes, self.box_mask
+        avail = self.board.full ^ self.drawn
+        for b in self.three:
+            n = self.open_side(b)
+            bs = line_boxes[n]
+            if len(bs) == 1:
+                continue
+            c = bs[0] if bs[1] == b else bs[1]
+            if sides[c] != 2:
+                continue
+            far = ((box_mask[c] & avail) ^ (1 << n)).bit_length() - 1
+            bs = line_boxes[far]
+            if len(bs) == 1 or sides[bs[0] if bs[1] == c else bs[1]] <= 1:
+                return True
+        return False
 
     def candidates(self, first: int = -1) -> list[int] | None:
         """The moves worth searching, best-first (``first``, a table's best move, leads when
@@ -437,11 +495,11 @@ class Searcher:
         gained = 0
         taken: list[int] = []
         start = self.drawn
-        n = self.free_capture()
+        n = self.settle_capture()
         while n is not None:
             gained += self.draw(n)
             taken.append(n)
-            n = self.free_capture() if self.three else None
+            n = self.settle_capture() if self.three else None
         if not taken:
             return self._search_settled(alpha, beta)
         self.settles[start] = (gained, self.drawn)
@@ -455,6 +513,8 @@ class Searcher:
         drawn = self.drawn
         if drawn == self.board.full:
             return 0
+        if self.three and beta <= (self.left & 1) and self._chain_end():
+            return self.left & 1  # the mover owns a chain's last two: a bound that cuts
         info = self.info.get(drawn)
         if info is None:
             info = self._analysis()

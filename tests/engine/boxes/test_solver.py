@@ -252,3 +252,35 @@ def test_shaped_board_values_agree_with_minimax() -> None:
 @pytest.mark.skipif(not os.environ.get("TETRAD_SLOW"), reason="set TETRAD_SLOW=1 (about 10 s)")
 def test_search_solves_three_by_three_without_the_table() -> None:
     assert solve(Game(3, 3)) == -3
+
+
+@pytest.mark.parametrize("mask", [("######",), ("####", "####"), ("###", "###", "###")])
+def test_chains_being_eaten_against_plain_minimax(mask: tuple[str, ...]) -> None:
+    """A capture :meth:`Searcher.settle_capture` takes without search (a free box, or a box
+    of a chain with two more behind it) reaches the position's value, and where the mover
+    owns a chain's last two (the search's lower bound of 0) the value is at least 0."""
+    rng = random.Random(5)
+    board = board_for(mask)
+    exact = brute_force(board)
+    searcher = Searcher(board)
+    eaten = ends = 0
+    for _ in range(120):
+        g = Game(mask=list(mask))
+        left = rng.randrange(2, 14)
+        while len(g.legal_moves()) > left:  # mostly safe lines, so that long chains form
+            pos = Position(g)
+            pick = pos.safe_lines() if rng.random() < 0.8 else []
+            g.play(g.line_move(rng.choice(pick or pos.undrawn())))
+        searcher.set_position(g.drawn_mask)
+        v = exact(g.drawn_mask)
+        n = searcher.settle_capture()
+        if n is not None:
+            eaten += searcher.free_capture() is None
+            after = g.drawn_mask | 1 << n
+            k = sum(all(after >> m & 1 for m in board.box_lines[b]) for b in board.line_boxes[n])
+            assert k and k + exact(after) == v, g.drawn_mask
+        if searcher._chain_end():
+            ends += 1
+            assert v >= 0, g.drawn_mask
+        assert searcher.value() == v
+    assert eaten >= 3 and ends >= 5, (eaten, ends)  # both cases are met
