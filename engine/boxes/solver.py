@@ -183,24 +183,34 @@ class Searcher:
         n = self.free_capture()
         if n is not None:
             return n
-        sides, line_boxes, box_mask = self.sides, self.line_boxes, self.box_mask
         avail = self.board.full ^ self.drawn
         for b in self.three:
             n = self.open_side(b)
-            c, via = b, n
-            for _ in range(2):  # c1, then c2: each with two sides
-                bs = line_boxes[via]
-                if len(bs) == 1:
-                    break
-                c = bs[0] if bs[1] == c else bs[1]
-                if sides[c] != 2:
-                    break
-                via = ((box_mask[c] & avail) ^ (1 << via)).bit_length() - 1
-            else:
-                bs = line_boxes[via]  # c2's far side: c3 (or the ground) must not be capturable
-                if len(bs) == 1 or sides[bs[0] if bs[1] == c else bs[1]] != 3:
-                    return n
+            c, via, k = self._two_sided_run(b, n, avail, 2)  # c1, then c2
+            if k == 2 and self._sides_across(c, via) != 3:  # c3 (or the ground) not capturable
+                return n
         return None
+
+    def _two_sided_run(self, b: int, n: int, avail: int, most: int) -> tuple[int, int, int]:
+        """From box ``b`` out through its line ``n``: up to ``most`` boxes in a row with two
+        sides each; the last box reached, the line leading out of it, and how many."""
+        sides, line_boxes, box_mask = self.sides, self.line_boxes, self.box_mask
+        c, via, k = b, n, 0
+        while k < most:
+            bs = line_boxes[via]
+            if len(bs) == 1:
+                break
+            nxt = bs[0] if bs[1] == c else bs[1]
+            if sides[nxt] != 2:
+                break
+            c, k = nxt, k + 1
+            via = ((box_mask[c] & avail) ^ (1 << via)).bit_length() - 1
+        return c, via, k
+
+    def _sides_across(self, c: int, line: int) -> int:
+        """The sides drawn of the box across ``line`` from box ``c`` (-1: the ground)."""
+        bs = self.line_boxes[line]
+        return -1 if len(bs) == 1 else self.sides[bs[0] if bs[1] == c else bs[1]]
 
     def _chain_end(self) -> bool:
         """Whether a capturable box b is the first of a chain's last two (b, then c1 with two
@@ -209,19 +219,10 @@ class Searcher:
         lines, Q, the first with two boxes more for the mover and the mover to play, the
         second with two more for the opponent and the opponent to play (taking the pair is
         free), so the mover has 2 + v(Q) or -(2 + v(Q)), whichever is not negative."""
-        sides, line_boxes, box_mask = self.sides, self.line_boxes, self.box_mask
         avail = self.board.full ^ self.drawn
         for b in self.three:
-            n = self.open_side(b)
-            bs = line_boxes[n]
-            if len(bs) == 1:
-                continue
-            c = bs[0] if bs[1] == b else bs[1]
-            if sides[c] != 2:
-                continue
-            far = ((box_mask[c] & avail) ^ (1 << n)).bit_length() - 1
-            bs = line_boxes[far]
-            if len(bs) == 1 or sides[bs[0] if bs[1] == c else bs[1]] <= 1:
+            c, far, k = self._two_sided_run(b, self.open_side(b), avail, 1)
+            if k == 1 and self._sides_across(c, far) <= 1:
                 return True
         return False
 
