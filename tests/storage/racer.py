@@ -8,6 +8,7 @@ match ``ROUNDS`` times, and prints ``<updates made> <times the update function r
 from __future__ import annotations
 
 import asyncio
+import random
 import sys
 import time
 from typing import Any
@@ -33,6 +34,10 @@ async def race(url: str, tag: str, rounds: int, ids: list[str]) -> tuple[int, in
                 def add(r: dict[str, Any], mark: str = f"{tag}:{i}") -> dict[str, Any]:
                     nonlocal calls
                     calls += 1
+                    # a real pause of random length between read and write releases the
+                    # GIL and breaks lockstep, so two threads (or processes) interleave here
+                    # instead of settling into taking turns
+                    time.sleep(random.uniform(0, 0.002))
                     r["log"].append(mark)
                     return r
 
