@@ -168,7 +168,7 @@ def _variant_screen(user: int, code: str, size: str, flags: str) -> Screen:
         rows = [
             [
                 Button(
-                    Text("menu.players", n=n, mark="☑" if flags == str(n) else ""),
+                    Text("menu.players", n=n, mark="●" if flags == str(n) else "○"),
                     _cb(user, f"{base}.{n}"),
                 )
                 for n in (2, 3, 4)

@@ -93,3 +93,22 @@ def test_every_dots_point_is_at_most_three_taps_away(preset: str) -> None:
     }
     assert len(points) >= game.width * game.height - 4
     assert points <= reachable, f"unreachable: {sorted(points - reachable)[:5]}"
+
+
+@pytest.mark.parametrize(
+    ("options", "named", "arrows"),
+    [
+        ({"rows": 5, "cols": 5}, False, False),  # one button per line: the buttons are the board
+        ({"shape": "diamond"}, True, False),  # one button per line, but boxes are missing
+        ({"shape": "heart"}, True, False),  # boxes by name; the window is the whole board
+        ({"rows": 12, "cols": 12}, True, True),  # boxes by name in a window that moves
+    ],
+)
+def test_boxes_pictures_name_what_the_keyboard_names(
+    options: dict[str, Any], named: bool, arrows: bool
+) -> None:
+    match = _match("boxes", options, moves=6)
+    view = views.place_view(match, 0)
+    assert bool(view.picture.get("labels")) is named
+    texts = {b.text for row in view.keyboard for b in row}
+    assert ("◀" in texts) is arrows

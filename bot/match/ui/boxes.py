@@ -3,6 +3,10 @@
 Up to 5×5 boxes every line is a button, laid out like the board: rows of horizontal lines
 alternate with rows of vertical lines. Bigger boards show a window of boxes; tapping a box
 shows its four sides. Extra moves after a capture stay one tap each.
+
+Whenever the keyboard names boxes, or the board has a shape, the picture names the open boxes
+and dashes the free lines: the buttons' names must be findable on the picture, and a shaped
+board's missing boxes must be visible (its dots alone look like a full grid).
 """
 
 from __future__ import annotations
@@ -91,14 +95,15 @@ class BoxesUI:
                     label = game.dot_name(r + 1, c)  # named by its lower-left dot
                     row.append(Button(label, cb("c", f"b{r}.{c}")))
             rows.append(row)
-        rows.append(
-            [
-                Button("◀", cb("c", "l")),
-                Button("▲", cb("c", "u")),
-                Button("▼", cb("c", "d")),
-                Button("▶", cb("c", "r")),
-            ]
-        )
+        if game.rows > H or game.cols > W:  # otherwise the window is the whole board
+            rows.append(
+                [
+                    Button("◀", cb("c", "l")),
+                    Button("▲", cb("c", "u")),
+                    Button("▼", cb("c", "d")),
+                    Button("▶", cb("c", "r")),
+                ]
+            )
         return rows
 
     def _sides(self, game: Any, r: int, c: int, cb: CallbackMaker) -> Keyboard:
@@ -160,7 +165,9 @@ class BoxesUI:
             place.cursor.pop("box", None)
 
     def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
-        return {}
+        game: Any = match.game
+        shaped = any("." in row for row in game.mask)
+        return {"labels": True} if shaped or not _full(game) else {}
 
     def hint(self, match: Match, place: Place) -> Text | None:
         return None
