@@ -226,8 +226,13 @@ def _cursor(match: Match, actor: Actor, op: str, place: int | None, now: float) 
         cursor.pop("confirm", None)
     else:
         game_ui = ui.get(match.kind)
-        if game_ui.cursor_needs_turn and match.game.turn != seat:
-            raise Refused("err.not_your_turn")
+        mover = match.seats[match.game.turn]
+        if mover.user != actor.user or mover.is_ai:
+            # off turn, a player may browse their own board, but not the one a group shares:
+            # that would pull the keyboard away from under the player who is moving
+            shared = match.places[place].seat is None and not mover.is_ai
+            if game_ui.cursor_needs_turn or shared:
+                raise Refused("err.not_your_turn")
         game_ui.cursor(match, match.places[place], op)
         move = game_ui.auto_move(match, match.places[place])
         if move is not None:  # the selection leaves one move only: play it

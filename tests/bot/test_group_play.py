@@ -105,6 +105,26 @@ async def test_group_boxes_for_three(pg: ScenarioClient) -> None:
     assert ("wins" in caption or "Draw" in caption) and caption.count("—") >= 3
 
 
+async def test_the_waiting_player_cannot_pull_the_shared_keyboard_away(
+    pg: ScenarioClient,
+) -> None:
+    await pg.set_limits(enabled=False)
+    alice, bob = await _people(pg, "alice", "bob")
+    group = await pg.group("Hearts", members=[alice, bob])
+    lobby = await _lobby(pg, alice, group, ["Dots and Boxes", "Heart", "Next »"])
+    await bob.press("Join", lobby, group)
+    board = await wait_message(group, lobby.message_id, lambda m: bool(buttons(m, "c")))
+    keys = [[b.text for b in row] for row in board.buttons]
+    assert "d3" in keys[3], keys  # the heart names its boxes; Alice is to move
+    popup = await bob.press("d3", board, group)
+    assert popup is not None and popup.text == "It is not your turn."
+    board = await message(group, board.message_id)
+    assert [[b.text for b in row] for row in board.buttons] == keys
+    await alice.press("d3", board, group)
+    board = await message(group, board.message_id)
+    assert [b.text for b in board.buttons[1]] == ["┃ ←", "d3", "→ ┃"]
+
+
 @pytest.mark.parametrize("kind", sorted(PATHS))
 async def test_stale_and_forged_buttons_change_nothing(pg: ScenarioClient, kind: str) -> None:
     await pg.set_limits(enabled=False)
