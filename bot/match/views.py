@@ -62,11 +62,12 @@ def caption(match: Match, place: Place) -> str:
         lines += [f"{MARKS[i]} {_mention(s, lang, False)}" for i, s in enumerate(match.seats)]
         return _fit(lines)
     game = match.game
-    scores = game.scores
+    scored = ui.get(match.kind).scored
+    scores = [f" — {n}" if scored else "" for n in game.scores]
     for i, s in enumerate(match.seats):
         turn = match.status == "active" and game.turn == i
         pointer = "▶ " if turn else ""
-        lines.append(f"{pointer}{MARKS[i]} {_mention(s, lang, False)} — {scores[i]}")
+        lines.append(f"{pointer}{MARKS[i]} {_mention(s, lang, False)}{scores[i]}")
     if game.moves:
         said = ui.get(match.kind).say_move(match, game.moves[-1])
         last = html.escape(t(lang, said) if isinstance(said, Text) else said)

@@ -112,3 +112,9 @@ def test_boxes_pictures_name_what_the_keyboard_names(
     assert bool(view.picture.get("labels")) is named
     texts = {b.text for row in view.keyboard for b in row}
     assert ("◀" in texts) is arrows
+
+
+@pytest.mark.parametrize(("kind", "scored"), [("dots", True), ("boxes", True), ("sprouts", False)])
+def test_captions_show_scores_only_where_the_game_keeps_them(kind: str, scored: bool) -> None:
+    match = _match(kind, {})
+    assert ("<b>Alice</b> — 0" in views.caption(match, match.places[0])) is scored

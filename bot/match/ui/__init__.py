@@ -32,6 +32,8 @@ class GameUI(Protocol):
     # Moves that take long to apply (a Sprouts curve is routed: up to seconds) are applied in
     # a worker thread, so the event loop keeps answering other chats meanwhile.
     slow_moves: bool
+    # Whether the game keeps a score worth showing (Рассада's winner is who moved last).
+    scored: bool
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         """The move buttons (and navigation) of this place's keyboard."""

@@ -59,6 +59,7 @@ def _window(game: Any, place: Place) -> tuple[int, int]:
 class BoxesUI:
     cursor_needs_turn = False
     slow_moves = False
+    scored = True
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         game: Any = match.game

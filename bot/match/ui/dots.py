@@ -51,6 +51,7 @@ def _window(match: Match, place: Place) -> tuple[int, int]:
 class DotsUI:
     cursor_needs_turn = False
     slow_moves = False
+    scored = True
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         if place.cursor.get("map"):

@@ -70,6 +70,7 @@ def spoken(move: Any) -> Text:
 class SproutsUI:
     cursor_needs_turn = True
     slow_moves = True
+    scored = False
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         game: Any = match.game
