@@ -9,7 +9,8 @@
 4. Positions with 30 lines left on 5×5 (``--left 30 28 26`` for more): how often the exact
    search fits hard's budget, and the worst case over the sample in nodes and CPU seconds
    (``--positions 1000 --only-endgames`` for the wide sample, ``--first 1000`` for the
-   next thousand seeds).
+   next thousand seeds), and the CPU nodes/s of the larger searches (the figure
+   ``NODES_PER_SECOND`` in engine/boxes/ai.py is calibrated against).
 
 ``--tables`` instead surveys every board that fits in 3×3 (one per class: up to the square's
 symmetries and empty edge rows/columns): hard's search from the empty board without tables,
@@ -129,6 +130,7 @@ def bench_exact30(positions: int, left: int = 30, first: int = 0) -> dict[str, f
     budget = int(DEFAULT_TIME_LIMIT["hard"] * NODES_PER_SECOND)
     within, times = 0, []
     worst_nodes, worst_s, worst_seed = 0, 0.0, -1
+    rates: list[tuple[int, float]] = []  # (nodes, CPU seconds) of the searches big enough
     for i in range(first, first + positions):
         g = exact30_position(i, left)
         pos = Position(g)
@@ -141,6 +143,8 @@ def bench_exact30(positions: int, left: int = 30, first: int = 0) -> dict[str, f
             nodes, dt = pos.nodes, time.process_time() - t
             print(f"  seed {i}: OUT of budget, needs {nodes} nodes, {dt:.2f} s CPU")
         times.append(dt)
+        if nodes >= RATE_MIN_NODES:
+            rates.append((nodes, dt))
         within += ok
         if nodes > worst_nodes:
             worst_nodes, worst_seed = nodes, i
@@ -152,6 +156,7 @@ def bench_exact30(positions: int, left: int = 30, first: int = 0) -> dict[str, f
         f"{within}/{positions}; CPU p50 {statistics.median(times):.3f} s, max {times[-1]:.3f} s; "
         f"worst {worst_nodes} nodes (seed {worst_seed}), {worst_s:.2f} s CPU"
     )
+    print("  " + node_rate(rates, NODES_PER_SECOND))
     return {
         "positions": positions,
         "within budget": within,
@@ -159,6 +164,25 @@ def bench_exact30(positions: int, left: int = 30, first: int = 0) -> dict[str, f
         "max s": times[-1],
         "worst nodes": worst_nodes,
     }
+
+
+RATE_MIN_NODES = 10_000  # smaller searches are too short to time
+
+
+def node_rate(rates: list[tuple[int, float]], assumed: int) -> str:
+    """Search speed over the searches of at least ``RATE_MIN_NODES`` nodes, against the
+    rate hard's node budget assumes: all their nodes over all their CPU seconds, and the
+    slowest, 10th percentile and median of the per-search rates (the slow ones are what the
+    budget must hold for)."""
+    if not rates:
+        return f"nodes/s: no search of {RATE_MIN_NODES}+ nodes in the sample"
+    per = sorted(n / max(dt, 1e-9) for n, dt in rates)
+    total = sum(n for n, _ in rates) / max(sum(dt for _, dt in rates), 1e-9)
+    return (
+        f"nodes/s over {len(per)} searches of {RATE_MIN_NODES}+ nodes: {total:,.0f} in all; "
+        f"slowest {per[0]:,.0f}, p10 {per[len(per) // 10]:,.0f}, "
+        f"median {statistics.median(per):,.0f} (budget assumes {assumed:,})"
+    )
 
 
 def hard_search(board_mask: tuple[str, ...], drawn: int, budget: int) -> tuple[int, bool, float]:
