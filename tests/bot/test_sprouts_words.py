@@ -17,6 +17,7 @@ from engine.sprouts.moves import Move
     [
         (Move(1, 2), "1–2", "1–2"),
         (Move(3, 3, (1, 5)), "3–3, round 1, 5", "3–3, вокруг 1, 5"),
+        (Move(3, 3), "3–3, an empty loop", "3–3, пустая петля"),
         (Move(1, 5, region="in"), "1–5, inside", "1–5, внутри"),
         (Move(1, 5, region="in2"), "1–5, inside 2", "1–5, внутри 2"),
         (

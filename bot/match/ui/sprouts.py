@@ -47,6 +47,8 @@ def spoken(move: Any) -> Text:
     how: list[Text] = []
     if move.inside:
         how.append(Text("sprouts.q_inside", spots=", ".join(map(str, move.inside))))
+    elif move.a == move.b:  # beside "3–3, round 4" a bare "3–3" would leave it to guess
+        how.append(Text("sprouts.q_empty"))
     region = move.region or ""
     if region == "out":
         how.append(Text("sprouts.q_outside"))
