@@ -60,6 +60,23 @@ class GameUI(Protocol):
         """How the caption names a move that was played."""
 
 
+class Plain:
+    """The parts of a :class:`GameUI` that a game without previews or words of its own
+    leaves as they are: moves are said in the engine's notation, nothing is pre-selected."""
+
+    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
+        return {}
+
+    def hint(self, match: Match, place: Place) -> Text | None:
+        return None
+
+    def say_move(self, match: Match, move: Any) -> Text | str:
+        return str(match.game.format_move(move))
+
+    def auto_move(self, match: Match, place: Place) -> Any | None:
+        return None
+
+
 class CallbackMaker(Protocol):
     def __call__(self, op: str, arg: str = "") -> str: ...
 

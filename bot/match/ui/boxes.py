@@ -16,7 +16,7 @@ from typing import Any
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.model import Match, Place
-from bot.match.ui import Button, CallbackMaker, Keyboard, register
+from bot.match.ui import Button, CallbackMaker, Keyboard, Plain, register
 from engine.boxes import Move
 
 FULL_LIMIT = 5  # boards up to 5×5 boxes get one button per line (at most 60 + navigation)
@@ -56,7 +56,7 @@ def _window(game: Any, place: Place) -> tuple[int, int]:
     return _clamp(game, (game.rows - H) // 2, (game.cols - W) // 2)
 
 
-class BoxesUI:
+class BoxesUI(Plain):
     cursor_needs_turn = False
     slow_moves = False
     scored = True
@@ -169,15 +169,6 @@ class BoxesUI:
         game: Any = match.game
         shaped = any("." in row for row in game.mask)
         return {"labels": True} if shaped or not _full(game) else {}
-
-    def hint(self, match: Match, place: Place) -> Text | None:
-        return None
-
-    def say_move(self, match: Match, move: Any) -> str:
-        return str(match.game.format_move(move))
-
-    def auto_move(self, match: Match, place: Place) -> Any | None:
-        return None
 
 
 register("boxes", BoxesUI())

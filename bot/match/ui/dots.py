@@ -9,7 +9,7 @@ from typing import Any
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.model import Match, Place
-from bot.match.ui import Button, CallbackMaker, Keyboard, register
+from bot.match.ui import Button, CallbackMaker, Keyboard, Plain, register
 from engine.dots import Move
 
 W, H = 8, 7  # window size in points: 8 buttons per row is Telegram's maximum
@@ -48,7 +48,7 @@ def _window(match: Match, place: Place) -> tuple[int, int]:
     return _centred(match, width // 2, height // 2)
 
 
-class DotsUI:
+class DotsUI(Plain):
     cursor_needs_turn = False
     slow_moves = False
     scored = True
@@ -146,18 +146,6 @@ class DotsUI:
             x0, y0 = _window(match, place)
             if not (x0 <= move.x < x0 + W and y0 <= move.y < y0 + H):
                 place.cursor["w"] = list(_centred(match, move.x, move.y))
-
-    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
-        return {}
-
-    def hint(self, match: Match, place: Place) -> Text | None:
-        return None
-
-    def say_move(self, match: Match, move: Any) -> str:
-        return str(match.game.format_move(move))
-
-    def auto_move(self, match: Match, place: Place) -> Any | None:
-        return None
 
 
 def _ints(code: str) -> tuple[int, int]:
