@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         bench_play(20)
         bench_solve([(2, 4)] if args.quick else [(2, 4), (3, 3)])
         bench_hard(args.games)
-    for left in args.left:
+    for left in args.left if args.positions > 0 else []:
         bench_exact30(args.positions, left, args.first)
     return 0
 

@@ -33,11 +33,14 @@ DEFAULT_TIME_LIMIT = {"easy": 0.2, "medium": 0.5, "hard": 1.8}
 # node and per fresh analysis, about a microsecond of CPU each) per second of its time limit.
 # ``python -m bench.boxes_cost`` (5×5 endgames, 30/28/26 lines left, each search's least CPU
 # time over three passes on a busy 2-core machine) measured 0.99M–1.25M units per CPU second
-# over the searches of 3000+ nodes, median 1.12M; this is a little under the slowest, so even
-# that one stays within the limit. (The same searches ran at 55k–75k nodes per CPU second:
-# counting nodes alone tracks CPU less well.) The budget, not the clock, ends a search, so a
-# move is the same on any machine not much slower.
-COST_PER_SECOND = 950_000
+# over the searches of 3000+ nodes, median 1.12M; this is under the slowest, so even that one
+# stays within the limit (at that slowest rate a search the budget stops takes 1.64 s of CPU).
+# The hardest 30-lines-left positions measured need 1.53M and 1.59M units (seeds 1007, 1244
+# of ``bench.boxes_speed``), within the 1.62M this gives. Under heavy load (both cores busy)
+# CPU seconds stretch by up to 1.5×, which no count of the work can foresee: the wall-clock
+# deadline then ends the search. The budget, not the clock, usually ends a search, so a move
+# is the same on any machine not much slower.
+COST_PER_SECOND = 900_000
 PARANOID_NODES_PER_SECOND = 100_000  # the 3–4 player search counts every position it visits
 # Hard tries the exact search when at most this many lines remain, or when few safe lines
 # remain (the search grows with the safe lines; with many of them it cannot finish).

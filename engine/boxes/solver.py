@@ -66,7 +66,7 @@ class OutOfBudget(Exception):
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """Hold off Python's cyclic garbage collector: a search makes no reference cycles, but
-    its tables hold many container objects, which each collection walks again (7-10 % of the
+    its tables hold many container objects, which each collection walks again (8-13 % of the
     CPU of a 1.5 s search, growing faster than the search)."""
     was = gc.isenabled()
     gc.disable()
