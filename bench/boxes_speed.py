@@ -7,17 +7,18 @@
    p50 / p95 / max seconds per move (target: p95 ≤ 2 s), plus the ply from which the exact
    search finished (the engine's value, not a time).
 4. Positions with 30 lines left on 5×5 (``--left 30 28 26`` for more): how often the exact
-   search fits hard's budget, and the worst case over the sample in nodes and CPU seconds
-   (``--positions 1000 --only-endgames`` for the wide sample, ``--first 1000`` for the
-   next thousand seeds), and the CPU nodes/s of the larger searches (the figure
-   ``NODES_PER_SECOND`` in engine/boxes/ai.py is calibrated against).
+   search fits hard's budget, and the worst case over the sample in cost, nodes and CPU
+   seconds (``--positions 1000 --only-endgames`` for the wide sample, ``--first 1000`` for
+   the next thousand seeds); the CPU rate of its larger searches in cost units per second
+   (the figure ``COST_PER_SECOND`` in engine/boxes/ai.py is calibrated against; nodes/s
+   beside it), and the CPU seconds of the searches the budget stopped.
 
 ``--tables`` instead surveys every board that fits in 3×3 (one per class: up to the square's
 symmetries and empty edge rows/columns): hard's search from the empty board without tables,
-in nodes against the budget (which boards need a shipped table), then for each shipped table
+in cost against the budget (which boards need a shipped table), then for each shipped table
 the worst position at its ``max_lines`` depth, where the search takes over (``--sample N``
 positions per table, 0 = all), and the table's size.
-One process; timings on a shared 2-core machine are noisy (node counts are not).
+One process; timings on a shared 2-core machine are noisy (costs and node counts are not).
 """
 
 from __future__ import annotations
@@ -29,7 +30,13 @@ import time
 from typing import Any
 
 from engine.boxes import Game
-from engine.boxes.ai import DEFAULT_TIME_LIMIT, NODES_PER_SECOND, Position, choose_move
+from engine.boxes.ai import (
+    COST_PER_SECOND,
+    DEFAULT_TIME_LIMIT,
+    Position,
+    choose_move,
+    hard_budget,
+)
 from engine.boxes.board import board_for
 from engine.boxes.solver import OutOfBudget, Searcher
 from engine.boxes.tablegen import levels
@@ -124,80 +131,90 @@ def exact30_position(seed: int, left: int = 30) -> Game:
 
 def bench_exact30(positions: int, left: int = 30, first: int = 0) -> dict[str, float]:
     """Hard's exact search on 5×5 positions with ``left`` lines left (seeds ``first`` on):
-    how many finish within hard's node budget (value and a best line, as hard runs it), and
-    the worst case over the sample of what a finished search needs: nodes and CPU seconds of
-    the value search alone, run without a budget where hard's ran out."""
-    budget = int(DEFAULT_TIME_LIMIT["hard"] * NODES_PER_SECOND)
-    within, times = 0, []
-    worst_nodes, worst_s, worst_seed = 0, 0.0, -1
-    rates: list[tuple[int, float]] = []  # (nodes, CPU seconds) of the searches big enough
+    how many finish within hard's budget (value and a best line, as hard runs it), the CPU
+    seconds of those the budget stopped, and the worst case over the sample of what a
+    finished search needs: cost, nodes and CPU seconds of the value search alone, run
+    without a budget where hard's ran out."""
+    budget = hard_budget(DEFAULT_TIME_LIMIT["hard"])
+    within, times, stopped = 0, [], []
+    worst_cost, worst_s, worst_seed = 0, 0.0, -1
+    rates: list[tuple[int, int, float]] = []  # (cost, nodes, CPU s) of the searches big enough
     for i in range(first, first + positions):
         g = exact30_position(i, left)
         pos = Position(g)
         ok, dt = _search(pos, budget)
-        nodes = pos.nodes
         if not ok:  # what it would have needed
+            stopped.append(dt)
             pos = Position(g)
             t = time.process_time()
             pos.value()
-            nodes, dt = pos.nodes, time.process_time() - t
-            print(f"  seed {i}: OUT of budget, needs {nodes} nodes, {dt:.2f} s CPU")
+            dt = time.process_time() - t
+            print(
+                f"  seed {i}: OUT of budget after {stopped[-1]:.2f} s CPU; needs cost "
+                f"{pos.cost():,} ({pos.nodes} nodes), {dt:.2f} s CPU"
+            )
+        cost = pos.cost()
         times.append(dt)
-        if nodes >= RATE_MIN_NODES:
-            rates.append((nodes, dt))
+        if pos.nodes >= RATE_MIN_NODES:
+            rates.append((cost, pos.nodes, dt))
         within += ok
-        if nodes > worst_nodes:
-            worst_nodes, worst_seed = nodes, i
+        if cost > worst_cost:
+            worst_cost, worst_seed = cost, i
         worst_s = max(worst_s, dt)
     times.sort()
     print(
         f"5×5 with {left} lines left, {positions} mixed-play positions (seeds {first}…"
-        f"{first + positions - 1}): exact within hard's budget ({budget} nodes) "
+        f"{first + positions - 1}): exact within hard's budget ({budget:,} cost) "
         f"{within}/{positions}; CPU p50 {statistics.median(times):.3f} s, max {times[-1]:.3f} s; "
-        f"worst {worst_nodes} nodes (seed {worst_seed}), {worst_s:.2f} s CPU"
+        f"worst cost {worst_cost:,} (seed {worst_seed}), {worst_s:.2f} s CPU"
     )
-    print("  " + node_rate(rates, NODES_PER_SECOND))
+    if stopped:
+        print(f"  searches stopped by the budget: {len(stopped)}, at most {max(stopped):.2f} s CPU")
+    print("  cost/s " + cpu_rate([(c, dt) for c, _, dt in rates], COST_PER_SECOND))
+    print("  nodes/s " + cpu_rate([(n, dt) for _, n, dt in rates], None))
     return {
         "positions": positions,
         "within budget": within,
         "p50 s": statistics.median(times),
         "max s": times[-1],
-        "worst nodes": worst_nodes,
+        "worst cost": worst_cost,
     }
 
 
 RATE_MIN_NODES = 10_000  # smaller searches are too short to time
 
 
-def node_rate(rates: list[tuple[int, float]], assumed: int) -> str:
-    """Search speed over the searches of at least ``RATE_MIN_NODES`` nodes, against the
-    rate hard's node budget assumes: all their nodes over all their CPU seconds, and the
-    slowest, 10th percentile and median of the per-search rates (the slow ones are what the
-    budget must hold for)."""
+def cpu_rate(rates: list[tuple[int, float]], assumed: int | None) -> str:
+    """Search speed (work per CPU second: cost units or nodes) over the searches of at least
+    ``RATE_MIN_NODES`` nodes, against the rate hard's budget assumes: all their work over all
+    their CPU seconds, and the slowest, 10th percentile and median of the per-search rates
+    (the slow ones are what the budget must hold for; the spread is how well the measure
+    tracks CPU)."""
     if not rates:
-        return f"nodes/s: no search of {RATE_MIN_NODES}+ nodes in the sample"
+        return f"no search of {RATE_MIN_NODES}+ nodes in the sample"
     per = sorted(n / max(dt, 1e-9) for n, dt in rates)
     total = sum(n for n, _ in rates) / max(sum(dt for _, dt in rates), 1e-9)
     return (
-        f"nodes/s over {len(per)} searches of {RATE_MIN_NODES}+ nodes: {total:,.0f} in all; "
+        f"over {len(per)} searches of {RATE_MIN_NODES}+ nodes: {total:,.0f} in all; "
         f"slowest {per[0]:,.0f}, p10 {per[len(per) // 10]:,.0f}, "
-        f"median {statistics.median(per):,.0f} (budget assumes {assumed:,})"
+        f"median {statistics.median(per):,.0f}, fastest/slowest {per[-1] / per[0]:.2f}"
+        + ("" if assumed is None else f" (budget assumes {assumed:,})")
     )
 
 
 def hard_search(board_mask: tuple[str, ...], drawn: int, budget: int) -> tuple[int, bool, float]:
-    """Nodes, whether it finished, and CPU seconds of hard's search (no table) from a
+    """Cost, whether it finished, and CPU seconds of hard's search (no table) from a
     position."""
     s = Searcher(board_for(board_mask))
     s.set_position(drawn)
     ok, dt = _search(s, budget)
-    return s.nodes, ok, dt
+    return s.cost(), ok, dt
 
 
 def _search(s: Any, budget: int) -> tuple[bool, float]:
-    """Whether hard's search for every best line of ``s`` ends within ``budget`` nodes, and
+    """Whether hard's search for every best line of ``s`` ends within ``budget`` (cost), and
     the CPU seconds it took."""
-    s.node_limit = budget
+    s.cost_limit = budget
     t = time.process_time()
     try:
         s.best_lines(some=True)
@@ -207,21 +224,21 @@ def _search(s: Any, budget: int) -> tuple[bool, float]:
 
 
 def bench_tables(sample: int) -> None:
-    budget = int(DEFAULT_TIME_LIMIT["hard"] * NODES_PER_SECOND)
-    print(f"every board within 3×3, hard's search from the empty board (budget {budget} nodes):")
+    budget = hard_budget(DEFAULT_TIME_LIMIT["hard"])
+    print(f"every board within 3×3, hard's search from the empty board (budget {budget} cost):")
     need = []
     for mask in classes_within(3, 3):
-        nodes, ok, dt = hard_search(mask, 0, 3 * budget)
+        cost, ok, dt = hard_search(mask, 0, 3 * budget)
         # The first line drawn breaks most symmetry: the worst of those positions too.
         board = board_for(mask)
         worst1 = max(hard_search(mask, d, 3 * budget)[0] for d in levels(board, 1)[1])
-        fits = ok and nodes <= budget and worst1 <= budget
+        fits = ok and cost <= budget and worst1 <= budget
         shipped = mask in SHIPPED
         if not fits:
             need.append(mask)
         print(
-            f"  {'/'.join(mask):12} {len(board.boxes)} boxes: {nodes:7} nodes {dt:5.2f} s, "
-            f"after one line ≤ {worst1:7} nodes  "
+            f"  {'/'.join(mask):12} {len(board.boxes)} boxes: cost {cost:8} {dt:5.2f} s, "
+            f"after one line ≤ {worst1:8}  "
             f"{'within budget' if fits else 'NEEDS A TABLE'}{' (shipped)' if shipped else ''}"
         )
     print(f"boards that need a table: {', '.join('/'.join(m) for m in need) or 'none'}")
@@ -238,12 +255,12 @@ def bench_tables(sample: int) -> None:
         todo = deepest if not sample or sample >= len(deepest) else rng.sample(deepest, sample)
         worst, worst_t, out = 0, 0.0, 0
         for drawn in todo:
-            nodes, ok, dt = hard_search(mask, drawn, budget)
-            worst, worst_t, out = max(worst, nodes), max(worst_t, dt), out + (not ok)
+            cost, ok, dt = hard_search(mask, drawn, budget)
+            worst, worst_t, out = max(worst, cost), max(worst_t, dt), out + (not ok)
         print(
             f"table {name} ({'/'.join(mask)}): {size / 1024:.1f} KB, max_lines {max_lines}; "
-            f"search from {len(todo)}/{len(deepest)} positions at that depth: worst {worst} "
-            f"nodes, {worst_t:.2f} s CPU, {out} out of budget"
+            f"search from {len(todo)}/{len(deepest)} positions at that depth: worst cost {worst} "
+            f"{worst_t:.2f} s CPU, {out} out of budget"
         )
     print(f"shipped tables: {total / 1024:.1f} KB in all")
 
@@ -271,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         bench_play(20)
         bench_solve([(2, 4)] if args.quick else [(2, 4), (3, 3)])
         bench_hard(args.games)
-    for left in args.left:
+    for left in args.left if args.positions > 0 else []:
         bench_exact30(args.positions, left, args.first)
     return 0
 

@@ -10,9 +10,10 @@
 - hard, three or four players: a paranoid alpha-beta (everyone else plays against the mover)
   over the same capture rules, deepened while the budget lasts.
 
-A pure function of (game, level, seed, time_limit): budgets are counted in search nodes
-(calibrated to the time limit), so one seed gives one move on any machine that is not much
-slower than a busy 2-core one; a wall-clock stop at the limit guards slower machines.
+A pure function of (game, level, seed, time_limit): budgets are counted in the work a search
+does (its CPU cost by a fitted model, or its nodes; calibrated to the time limit), so one seed
+gives one move on any machine that is not much slower than a busy 2-core one; a wall-clock stop
+at the limit guards slower machines.
 """
 
 from __future__ import annotations
@@ -28,12 +29,18 @@ from engine.boxes.tables import table_for
 
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_TIME_LIMIT = {"easy": 0.2, "medium": 0.5, "hard": 1.8}
-# Search nodes (positions visited once their free boxes are taken) per second of budget: a
-# little under what a busy 2-core machine manages on hard 5×5 endgames (35k–75k, median about
-# 55k, measured by ``python -m bench.boxes_speed``; a node costs about twice the CPU it did
-# before the strings-and-coins table key, and 3–6× fewer are visited), so the node budget, not
-# the clock, usually ends a search and a move is the same on any machine not much slower.
-NODES_PER_SECOND = 42_000
+# Hard's exact search is budgeted in the solver's cost units (``Searcher.cost``: a weight per
+# node and per fresh analysis, about a microsecond of CPU each) per second of its time limit.
+# ``python -m bench.boxes_cost`` (5×5 endgames, 30/28/26 lines left, each search's least CPU
+# time over three passes on a busy 2-core machine) measured 0.99M–1.25M units per CPU second
+# over the searches of 3000+ nodes, median 1.12M; this is under the slowest, so even that one
+# stays within the limit (at that slowest rate a search the budget stops takes 1.64 s of CPU).
+# The hardest 30-lines-left positions measured need 1.53M and 1.59M units (seeds 1007, 1244
+# of ``bench.boxes_speed``), within the 1.62M this gives. Under heavy load (both cores busy)
+# CPU seconds stretch by up to 1.5×, which no count of the work can foresee: the wall-clock
+# deadline then ends the search. The budget, not the clock, usually ends a search, so a move
+# is the same on any machine not much slower.
+COST_PER_SECOND = 900_000
 PARANOID_NODES_PER_SECOND = 100_000  # the 3–4 player search counts every position it visits
 # Hard tries the exact search when at most this many lines remain, or when few safe lines
 # remain (the search grows with the safe lines; with many of them it cannot finish).
@@ -41,6 +48,11 @@ EXACT_LINES = 30
 EXACT_SAFE_LINES = 8
 EXACT_MAX_LINES = 44  # beyond this even few safe lines leave too much to search
 LONG = 3  # a chain of three or more boxes is long: its owner can hand back two
+
+
+def hard_budget(limit: float) -> int:
+    """Hard's exact-search budget in cost units for a time limit in seconds."""
+    return int(limit * COST_PER_SECOND)
 
 
 class UnknownLevel(ValueError):
@@ -272,14 +284,14 @@ class Position(Searcher):
         table = table_for(self.board.mask)
         if table is not None and self.drawn.bit_count() < table.max_lines:
             return self.table_lines()
-        self.node_limit = int(limit * NODES_PER_SECOND)
+        self.cost_limit = hard_budget(limit)
         self.deadline = time.monotonic() + limit
         try:
             _, lines = self.best_lines(some=True)
         except OutOfBudget:
             return None
         finally:
-            self.node_limit = self.deadline = None
+            self.cost_limit = self.deadline = None
         return lines
 
     def table_lines(self) -> list[int]:

@@ -3,13 +3,22 @@ chain-rule behaviour of each level."""
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
 
 from engine.boxes import Game, Move
-from engine.boxes.ai import LEVELS, Position, UnknownLevel, choose_move
-from engine.boxes.solver import value
+from engine.boxes.ai import (
+    COST_PER_SECOND,
+    DEFAULT_TIME_LIMIT,
+    LEVELS,
+    Position,
+    UnknownLevel,
+    choose_move,
+    hard_budget,
+)
+from engine.boxes.solver import COST_ANALYSE, COST_NODE, OutOfBudget, value
 
 from .helpers import position
 from .test_solver import loop_opened_with_chain, two_chains_opened
@@ -169,3 +178,45 @@ def test_paranoid_search_for_four_players() -> None:
     before = g.scores[mover]
     g.play(m)
     assert g.scores[mover] > before  # (0,0) had three sides: hard takes it
+
+
+def mixed_five_by_five(left: int, seed: int) -> Game:
+    """A 5×5 game played down to ``left`` lines left with safe lines (random among them),
+    taking boxes, and a random line one time in three (odder positions, bigger searches)."""
+    rng = random.Random(seed)
+    g = Game(5, 5)
+    while len(g.legal_moves()) > left:
+        pos = Position(g)
+        if rng.random() < 1 / 3:
+            n = rng.choice(pos.undrawn())
+        else:
+            n = pos.any_capture()
+            if n is None:
+                n = rng.choice(pos.safe_lines() or pos.undrawn())
+        g.play(g.line_move(n))
+    return g
+
+
+def test_hard_budget_counts_nodes_and_fresh_analyses() -> None:
+    g = mixed_five_by_five(28, 0)
+    full = Position(g)
+    best = full.best_lines()
+    assert 0 < full.analyses < full.nodes
+    assert full.cost() == full.nodes * COST_NODE + full.analyses * COST_ANALYSE
+    assert gc.isenabled()  # the search holds off the collector only while it runs
+    # The budget is a pure function of the position: the same cost again fits exactly...
+    again = Position(g)
+    again.cost_limit = full.cost()
+    assert again.best_lines() == best
+    assert again.cost() == full.cost()
+    # ...and a search stops as soon as its cost passes the budget.
+    short = Position(g)
+    short.cost_limit = full.cost() // 2
+    with pytest.raises(OutOfBudget):
+        short.best_lines()
+    assert full.cost() // 2 < short.cost() <= full.cost() // 2 + COST_NODE + COST_ANALYSE
+
+
+def test_hard_budget_follows_the_time_limit() -> None:
+    assert hard_budget(DEFAULT_TIME_LIMIT["hard"]) == int(1.8 * COST_PER_SECOND)
+    assert hard_budget(0.9) < hard_budget(1.8)
