@@ -75,43 +75,36 @@ class _Mesh:
         window: tuple[float, float, float, float] | None = None,
     ) -> None:
         self.d = d
-        pts: list[Point] = []
-        kind: list[int] = []
-        index: dict[Point, int] = {}
         w, h = d.width, d.height
         x0, y0, x1, y1 = window or (0.0, 0.0, w, h)
         x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, w), min(y1, h)
+        # every point to be a vertex, in order, with its kind and whether it is taken; a
+        # point met again is the same vertex (the kind of its first meeting)
+        cand: list[np.ndarray] = []
+        kinds: list[np.ndarray] = []
+        takes: list[np.ndarray] = []
+        lines: list[tuple[int, int, int]] = []  # (owner, first candidate, count)
+        size = 0
 
-        def vid(p: Sequence[float], k: int) -> int:
-            key = (float(p[0]), float(p[1]))
-            i = index.get(key)
-            if i is None:
-                i = index[key] = len(pts)
-                pts.append(key)
-                kind.append(k)
-            return i
+        def put(arr: np.ndarray, k: int, take: np.ndarray) -> int:
+            nonlocal size
+            cand.append(arr)
+            kinds.append(np.full(len(arr), k, dtype=np.int64))
+            takes.append(take)
+            size += len(arr)
+            return size - len(arr)
+
+        def inside(arr: np.ndarray) -> np.ndarray:
+            return (arr[:, 0] >= x0) & (arr[:, 0] <= x1) & (arr[:, 1] >= y0) & (arr[:, 1] <= y1)
 
         def add(owner: int, k: int, arr: np.ndarray) -> None:
             """A chain, cut into the runs of its points inside the window."""
-            inside = (arr[:, 0] >= x0) & (arr[:, 0] <= x1) & (arr[:, 1] >= y0) & (arr[:, 1] <= y1)
-            run: list[int] = []
-            for p, ok in zip(arr.tolist(), inside.tolist(), strict=True):
-                if ok:
-                    run.append(vid(p, k))
-                    continue
-                if len(run) > 1:
-                    self.chains.append((owner, run))
-                run = []
-            if len(run) > 1:
-                self.chains.append((owner, run))
+            lines.append((owner, put(arr, k, inside(arr)), len(arr)))
 
         pieces = d.pieces
-        self.spot_vertex = [
-            vid((s.x, s.y), pieces[s.number - 1]) if x0 <= s.x <= x1 and y0 <= s.y <= y1 else -1
-            for s in d.spots
-        ]
-        # every constrained chain: (owner, vertex ids); owner >= 0 is a curve, else a kind
-        self.chains: list[tuple[int, list[int]]] = []
+        spots = np.asarray([(s.x, s.y) for s in d.spots], dtype=float).reshape(-1, 2)
+        put(spots, 0, inside(spots))
+        spot_kind = np.asarray(pieces, dtype=np.int64)
         scale = d.width / WIDTH  # lengths that only set the mesh's density follow the paper
         for e, arr in enumerate(d.arrays):
             add(e, pieces[d.curves[e].a - 1], _split_long(arr, MAX_SEG * scale))
@@ -121,13 +114,46 @@ class _Mesh:
         if window is None:
             add(K_FRAME, K_FRAME, box)
         else:  # the window's edge only bounds the triangulation: curves cross it
-            for p in box[:-1]:
-                if not (x0 < p[0] < x1 and y0 < p[1] < y1):
-                    vid(_pt(p), K_WINDOW)
+            edge = box[:-1]
+            on_edge = ~(
+                (x0 < edge[:, 0]) & (edge[:, 0] < x1) & (y0 < edge[:, 1]) & (edge[:, 1] < y1)
+            )
+            put(edge, K_WINDOW, on_edge)
         for owner, k, line in chains:
             add(owner, k, _split_long(np.asarray(line, dtype=float), TIP / 3))
+        allc = np.concatenate(cand) + 0.0  # + 0.0: -0.0 and 0.0 are one point
+        kind_all = np.concatenate(kinds)
+        kind_all[: len(spots)] = spot_kind
+        taken = np.flatnonzero(np.concatenate(takes))
+        vertex = np.full(len(allc), -1, dtype=np.int64)
+        first = np.zeros(0, dtype=np.int64)
+        if len(taken):
+            tc = allc[taken]
+            order = np.lexsort((tc[:, 1], tc[:, 0]))  # stable: a group starts at its first
+            sc = tc[order]
+            new_group = np.r_[True, (sc[1:] != sc[:-1]).any(axis=1)]
+            group = np.cumsum(new_group) - 1
+            group_first = order[new_group]  # each group's first meeting (position in tc)
+            rank = np.empty(len(group_first), dtype=np.int64)
+            by_first = np.argsort(group_first)
+            rank[by_first] = np.arange(len(group_first))
+            vertex[taken[order]] = rank[group]
+            first = taken[group_first[by_first]]
+        self.spot_vertex = vertex[: len(spots)].tolist()
+        # every constrained chain: (owner, vertex ids); owner >= 0 is a curve, else a kind
+        self.chains: list[tuple[int, list[int]]] = []
+        for owner, at, count in lines:
+            ids = vertex[at : at + count]
+            if (ids >= 0).all():
+                if count > 1:
+                    self.chains.append((owner, ids.tolist()))
+                continue
+            edges = np.flatnonzero(np.diff(np.r_[False, ids >= 0, False]))
+            for lo, hi in zip(edges[::2], edges[1::2], strict=True):
+                if hi - lo > 1:
+                    self.chains.append((owner, ids[lo:hi].tolist()))
+        fixed = allc[first]
         # free points on a staggered grid, away from everything drawn
-        fixed = np.asarray(pts)
         dense = [fixed] + [
             _split_long(np.asarray(d.arrays[e]), step / 4) for e in range(len(d.arrays))
         ]
@@ -140,13 +166,19 @@ class _Mesh:
         ]
         fa = np.asarray(fill, dtype=float).reshape(-1, 2)
         if len(fa):
-            far = tree.query(fa)[0] > 0.6 * step
-            for p in fa[far]:
-                vid((float(p[0]), float(p[1])), K_FILL)
-        self.P = np.asarray(pts, dtype=float)
-        self.kind = np.asarray(kind, dtype=np.int64)
-        self.index = index
+            # far from every vertex, so each is a vertex of its own (the grid has no repeats)
+            fa = fa[tree.query(fa)[0] > 0.6 * step]
+        self.P = np.concatenate([fixed, fa])
+        self.kind = np.concatenate([kind_all[first], np.full(len(fa), K_FILL, dtype=np.int64)])
+        self.drawn = len(fixed) + len(fa)  # vertices before the gaps' middles (see _conform)
         self._conform()
+
+    def vertex_at(self, p: Point) -> int:
+        """The vertex at exactly ``p`` among those placed before :meth:`_conform` (-1 for
+        none)."""
+        P = self.P[: self.drawn]
+        hit = np.flatnonzero((P[:, 0] == p[0]) & (P[:, 1] == p[1]))
+        return int(hit[0]) if len(hit) else -1
 
     def _conform(self) -> None:
         """Triangulate with every chain segment as a constrained edge; then again with a
@@ -405,10 +437,13 @@ class _MeshRouter:
         nt = len(simp)
         n = len(m.P)
         # which triangle sides are constrained, and by which chain's segment
-        con: dict[int, tuple[int, int, int]] = {}
-        for owner, ids in m.chains:
-            for p, q in itertools.pairwise(ids):
-                con[min(p, q) * n + max(p, q)] = (owner, p, q)
+        a = np.concatenate([np.asarray(ids[:-1]) for _, ids in m.chains])
+        b = np.concatenate([np.asarray(ids[1:]) for _, ids in m.chains])
+        owners = np.repeat([o for o, _ in m.chains], [len(ids) - 1 for _, ids in m.chains])
+        keys = np.minimum(a, b) * n + np.maximum(a, b)
+        # a side met twice keeps its last chain's segment
+        segs = zip(owners.tolist(), a.tolist(), b.tolist(), strict=True)
+        con = dict(zip(keys.tolist(), segs, strict=True))
         sa = simp[:, [1, 2, 0]]
         sb = simp[:, [2, 0, 1]]
         side_key = np.minimum(sa, sb) * n + np.maximum(sa, sb)  # side k is opposite vertex k
@@ -461,9 +496,9 @@ class _MeshRouter:
     def _locate(self, m: _Mesh, tip: Point, th: float) -> int:
         """The triangle at the stub's tip that the curve goes on into."""
         q = np.array([tip[0] + 0.1 * math.cos(th), tip[1] + 0.1 * math.sin(th)])
-        v = m.index.get((float(tip[0]), float(tip[1])))
+        v = m.vertex_at(tip)
         cand = np.arange(len(m.simplices))
-        if v is not None:
+        if v >= 0:
             cand = np.nonzero((m.simplices == v).any(axis=1))[0]
         t = _containing(m, cand, q[None, :])[0]
         if t < 0:

@@ -131,42 +131,39 @@ class _Net:
     def _index(self) -> None:
         """Flat arrays: every point (spots first), every segment, and where each lies."""
         S = len(self.P)
-        sizes = [len(a) for a in self.inner]
+        E = len(self.ends)
+        sizes = np.fromiter((len(a) for a in self.inner), dtype=np.int64, count=E)
         offs = S + np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.X = np.concatenate([self.P, *self.inner]) if self.inner else self.P.copy()
         N = len(self.X)
-        chains = [
-            np.concatenate([[a], np.arange(offs[e], offs[e + 1]), [b]])
-            for e, (a, b) in enumerate(self.ends)
-        ]
-        self.chains = chains
         self.offs = offs
-        if chains:
-            self.segs = np.concatenate([np.stack([c[:-1], c[1:]], axis=1) for c in chains])
-            self.seg_curve = np.concatenate(
-                [np.full(len(c) - 1, e, dtype=np.int64) for e, c in enumerate(chains)]
-            )
-            self.seg_pos = np.concatenate([np.arange(len(c) - 1) for c in chains])
-        else:
-            self.segs = np.zeros((0, 2), dtype=np.int64)
-            self.seg_curve = np.zeros(0, dtype=np.int64)
-            self.seg_pos = np.zeros(0, dtype=np.int64)
-        self.seg_ends = np.asarray(self.ends, dtype=np.int64).reshape(-1, 2)[self.seg_curve]
+        # every curve as a chain of point ids, all chains end to end: spot, inner points, spot
+        length = sizes + 2
+        start = np.cumsum(length) - length
+        curve = np.repeat(np.arange(E), length)
+        pos = np.arange(int(length.sum())) - start[curve]
+        flat = offs[:-1][curve] + pos - 1
+        ends = np.asarray(self.ends, dtype=np.int64).reshape(-1, 2)
+        last = start + length - 1
+        flat[start] = ends[:, 0]
+        flat[last] = ends[:, 1]
+        has_next = pos < length[curve] - 1
+        at = np.flatnonzero(has_next)
+        self.segs = np.stack([flat[at], flat[at + 1]], axis=1)
+        self.seg_curve = curve[at]
+        self.seg_pos = pos[at]
+        self.seg_last = np.cumsum(length - 1) - 1
+        self.seg_ends = ends[self.seg_curve]
+        inner = np.flatnonzero(has_next & (pos > 0))
         self.node_curve = np.full(N, -1, dtype=np.int64)
         self.node_pos = np.zeros(N, dtype=np.int64)
-        for e, c in enumerate(chains):
-            self.node_curve[c[1:-1]] = e
-            self.node_pos[c[1:-1]] = np.arange(1, len(c) - 1)
+        self.node_curve[flat[inner]] = curve[inner]
+        self.node_pos[flat[inner]] = pos[inner]
         # each inner point's neighbours along its curve
-        if chains:
-            self.mid = np.concatenate([c[1:-1] for c in chains])
-            self.prev = np.concatenate([c[:-2] for c in chains])
-            self.next = np.concatenate([c[2:] for c in chains])
-        else:
-            self.mid = self.prev = self.next = np.zeros(0, dtype=np.int64)
+        self.mid, self.prev, self.next = flat[inner], flat[inner - 1], flat[inner + 1]
         # stubs: (spot, first inner point) for every curve end
-        self.stub_spot = np.asarray([c[k] for c in chains for k in (0, -1)], dtype=np.int64)
-        self.stub_node = np.asarray([c[k] for c in chains for k in (1, -2)], dtype=np.int64)
+        self.stub_spot = np.stack([flat[start], flat[last]], axis=1).ravel()
+        self.stub_node = np.stack([flat[start + 1], flat[last - 1]], axis=1).ravel()
 
     def _store(self) -> None:
         S = len(self.P)
@@ -194,16 +191,19 @@ class _Net:
         half = np.hypot(*(B - A).T) / 2
         long = half > PIECE
         found_i, found_j = [], []
+        searches = [
+            (lo, cKDTree(X[lo:hi]), r)
+            for lo, hi, r in ((0, S, spot_reach), (S, len(X), node_reach))
+            if hi > lo
+        ]
         for group in (np.flatnonzero(~long), np.flatnonzero(long)):
             if not len(group):
                 continue
             tree = cKDTree((A[group] + B[group]) / 2)
             extra = float(half[group].max())
-            for lo, hi, r in ((0, S, spot_reach), (S, len(X), node_reach)):
-                if hi > lo:
-                    got = cKDTree(X[lo:hi]).sparse_distance_matrix(
-                        tree, r + extra, output_type="ndarray"
-                    )
+            for lo, points, r in searches:
+                if True:
+                    got = points.sparse_distance_matrix(tree, r + extra, output_type="ndarray")
                     found_i.append(got["i"].astype(np.int64) + lo)
                     found_j.append(group[got["j"]])
         ii = np.concatenate(found_i) if found_i else empty
@@ -394,6 +394,14 @@ class _Net:
 
     def split_long(self) -> None:
         """Split segments longer than :data:`SEG_MAX` (the picture stays the same)."""
+        X, segs = self.X, self.segs
+        if len(segs):
+            long = np.hypot(*(X[segs[:, 1]] - X[segs[:, 0]]).T) > SEG_MAX
+            # a stub is never split (see below): the first and last segment of each curve
+            long[self.seg_pos == 0] = False
+            long[self.seg_last] = False
+            if not long.any():
+                return
         changed = False
         for e, (a, b) in enumerate(self.ends):
             pts = np.concatenate([self.P[a : a + 1], self.inner[e], self.P[b : b + 1]])
