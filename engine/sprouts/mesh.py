@@ -332,6 +332,33 @@ class _MeshRouter:
                 out[last[e] - runs[he] + 1 : last[e] + 1] = True
         return out
 
+    def _near_curves(self, spot_xy: np.ndarray, within: float) -> np.ndarray:
+        """For each spot, how far the nearest curve segment not on its own stubs is, where
+        that is under ``within`` (else at least ``within``, maybe inf)."""
+        out = np.full(len(spot_xy), np.inf)
+        if not len(self.segs) or not len(spot_xy):
+            return out
+        d = self.d
+        _, owner, first, last = _segments(d)
+        a, b = self.segs[:, 0], self.segs[:, 1]
+        reach = float(np.hypot(*(b - a).T).max()) / 2 + within + 1e-6
+        got = cKDTree(spot_xy).sparse_distance_matrix(
+            cKDTree((a + b) / 2), reach, output_type="ndarray"
+        )
+        si, k = got["i"].astype(np.int64), got["j"].astype(np.int64)
+        # segments on a straight stub of the spot (see _stubs_at) do not count
+        runs = np.asarray(_stub_runs(d), dtype=np.int64).reshape(-1, 2)
+        ends = np.asarray([(c.a, c.b) for c in d.curves], dtype=np.int64)
+        e = owner[k]
+        spot = si + 1
+        stub = ((ends[e, 0] == spot) & (k - first[e] < runs[e, 0])) | (
+            (ends[e, 1] == spot) & (last[e] - k < runs[e, 1])
+        )
+        si, k = si[~stub], k[~stub]
+        dist = _point_seg_many(spot_xy[si], a[k], b[k])
+        np.minimum.at(out, si, dist)
+        return out
+
     def _rings(
         self, new: dict[int, list[float]], extra: Sequence[tuple[tuple[int, ...], list[Point]]]
     ) -> list[tuple[int, int, list[Point]]]:
@@ -342,14 +369,10 @@ class _MeshRouter:
         pieces = d.pieces
         self.ring_of = {}
         spot_xy = np.asarray([(s.x, s.y) for s in d.spots])
+        near_curve = self._near_curves(spot_xy, RING + 2 * MIN_GAP)
         for s in d.spots:
             c = np.array([s.x, s.y])
-            rho = RING
-            if len(self.segs):
-                far = self.segs[~self._stubs_at(s.number)]
-                if len(far):
-                    near = float(_point_seg_many(c, far[:, 0], far[:, 1]).min())
-                    rho = min(rho, near - 2 * MIN_GAP)
+            rho = min(RING, near_curve[s.number - 1] - 2 * MIN_GAP)
             others = np.hypot(*(spot_xy - c).T)
             others[s.number - 1] = np.inf
             rho = min(rho, float(others.min()) / 2 - MIN_GAP)

@@ -182,13 +182,16 @@ class _Net:
         if not len(segs):
             z = np.zeros(0)
             return empty, empty, z, np.zeros((0, 2)), z, z
-        A, B = X[segs[:, 0]], X[segs[:, 1]]
+        x, y = X[:, 0].copy(), X[:, 1].copy()
+        s0, s1 = segs[:, 0], segs[:, 1]
+        ax, ay, bx, by = x[s0], y[s0], x[s1], y[s1]
         rho = self.width / WIDTH
         spot_reach = max(REACH, rho * CURVE_SPOT_ROOM)
         node_reach = max(REACH, rho * CURVE_ROOM)
         # segments are found by their middles; the few long ones (stubs are never split)
         # separately, so that they do not widen every search
-        half = np.hypot(*(B - A).T) / 2
+        abx, aby = bx - ax, by - ay
+        half = np.hypot(abx, aby) / 2
         long = half > PIECE
         found_i, found_j = [], []
         searches = [
@@ -196,31 +199,33 @@ class _Net:
             for lo, hi, r in ((0, S, spot_reach), (S, len(X), node_reach))
             if hi > lo
         ]
+        mids = np.stack([(ax + bx) / 2, (ay + by) / 2], axis=1)
         for group in (np.flatnonzero(~long), np.flatnonzero(long)):
             if not len(group):
                 continue
-            tree = cKDTree((A[group] + B[group]) / 2)
+            tree = cKDTree(mids[group])
             extra = float(half[group].max())
             for lo, points, r in searches:
-                if True:
-                    got = points.sparse_distance_matrix(tree, r + extra, output_type="ndarray")
-                    found_i.append(got["i"].astype(np.int64) + lo)
-                    found_j.append(group[got["j"]])
+                got = points.sparse_distance_matrix(tree, r + extra, output_type="ndarray")
+                found_i.append(got["i"].astype(np.int64) + lo)
+                found_j.append(group[got["j"]])
         ii = np.concatenate(found_i) if found_i else empty
         jj = np.concatenate(found_j) if found_j else empty
-        keep = (segs[jj, 0] != ii) & (segs[jj, 1] != ii)
+        keep = (s0[jj] != ii) & (s1[jj] != ii)
         ii, jj = ii[keep], jj[keep]
-        a, b = A[jj], B[jj]
-        v = X[ii]
-        ab = b - a
-        den = np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12)
-        t = np.clip(np.einsum("ij,ij->i", v - a, ab) / den, 0.0, 1.0)
-        q = a + t[:, None] * ab
-        dv = q - v
-        dist = np.sqrt(np.einsum("ij,ij->i", dv, dv))
+        # the nearest point of each segment, as (a + t (b - a)), and the way to it
+        ex, ey = abx[jj], aby[jj]
+        px, py = ax[jj], ay[jj]
+        vx, vy = x[ii], y[ii]
+        den = np.maximum(ex * ex + ey * ey, 1e-12)
+        t = np.clip(((vx - px) * ex + (vy - py) * ey) / den, 0.0, 1.0)
+        dx = px + t * ex - vx
+        dy = py + t * ey - vy
+        dist = np.sqrt(dx * dx + dy * dy)
         near = dist < np.where(ii < S, spot_reach, node_reach)
-        ii, jj, t, dv, dist = ii[near], jj[near], t[near], dv[near], dist[near]
-        u = dv / np.maximum(dist, 1e-12)[:, None]
+        ii, jj, t, dist = ii[near], jj[near], t[near], dist[near]
+        inv = 1.0 / np.maximum(dist, 1e-12)
+        u = np.stack([dx[near] * inv, dy[near] * inv], axis=1)
         is_spot = ii < S
         same = self.node_curve[ii] == self.seg_curve[jj]
         k, p = self.seg_pos[jj], self.node_pos[ii]
