@@ -106,8 +106,9 @@ class _Mesh:
         put(spots, 0, inside(spots))
         spot_kind = np.asarray(pieces, dtype=np.int64)
         scale = d.width / WIDTH  # lengths that only set the mesh's density follow the paper
-        for e, arr in enumerate(d.arrays):
-            add(e, pieces[d.curves[e].a - 1], _split_long(arr, MAX_SEG * scale))
+        dense_curves, at = _split_many(d.arrays, MAX_SEG * scale)
+        for e in range(len(d.arrays)):
+            add(e, pieces[d.curves[e].a - 1], dense_curves[at[e] : at[e + 1]])
         step = max(MAX_SEG * scale, math.sqrt((x1 - x0) * (y1 - y0) / FILL_POINTS))
         corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
         box = _split_long(np.array(corners, dtype=float), step)
@@ -154,10 +155,7 @@ class _Mesh:
                     self.chains.append((owner, ids[lo:hi].tolist()))
         fixed = allc[first]
         # free points on a staggered grid, away from everything drawn
-        dense = [fixed] + [
-            _split_long(np.asarray(d.arrays[e]), step / 4) for e in range(len(d.arrays))
-        ]
-        tree = cKDTree(np.concatenate(dense))
+        tree = cKDTree(np.concatenate([fixed, _split_many(d.arrays, step / 4)[0]]))
         ys = np.arange(y0 + step / 2, y1, step * 0.866)
         fill = [
             (x, y)
@@ -234,6 +232,37 @@ def _pt(p: np.ndarray) -> Point:
     return (float(p[0]), float(p[1]))
 
 
+def _split_many(arrs: Sequence[np.ndarray], longest: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_split_long` of every polyline at once: the results end to end, and where
+    each starts (one more: the end)."""
+    lens = np.fromiter((len(a) for a in arrs), dtype=np.int64, count=len(arrs))
+    if not len(arrs) or lens.min() < 2:
+        outs = [_split_long(a, longest) for a in arrs]
+        at = np.cumsum([0] + [len(o) for o in outs])
+        return (np.concatenate(outs) if outs else np.zeros((0, 2))), at
+    pts = np.concatenate(arrs)
+    starts = np.cumsum(lens) - lens
+    is_last = np.zeros(len(pts), dtype=bool)
+    is_last[starts + lens - 1] = True
+    si = np.flatnonzero(~is_last)  # where each segment starts
+    seg = pts[si + 1] - pts[si]
+    k = np.maximum(1, np.ceil(np.hypot(*seg.T) / longest).astype(int))
+    # each polyline's first point, then k points along each of its segments
+    cnt = np.zeros(len(pts), dtype=np.int64)
+    cnt[starts] += 1
+    cnt[si] += k
+    base = np.cumsum(cnt) - cnt
+    out = np.empty((int(cnt.sum()), 2))
+    out[base[starts]] = pts[starts]
+    is_start = np.zeros(len(pts), dtype=np.int64)
+    is_start[starts] = 1
+    idx = np.repeat(np.arange(len(si)), k)
+    j = np.arange(len(idx)) - (np.cumsum(k) - k)[idx]
+    t = (j + 1) / k[idx]
+    out[(base[si] + is_start[si])[idx] + j] = pts[si][idx] + t[:, None] * seg[idx]
+    return out, np.r_[base[starts], len(out)]
+
+
 def _split_long(arr: np.ndarray, longest: float) -> np.ndarray:
     """The polyline with points added so that no segment is longer than ``longest``
     (every original point kept)."""
@@ -265,10 +294,9 @@ class _MeshRouter:
             mg = 2 * RING + 2 * MAX_SEG * d.width / WIDTH
             bx0, by0, bx1, by1 = req.box
             self.window = (bx0 - mg, by0 - mg, bx1 + mg, by1 + mg)
-        curves = [_split_long(a, 2.0) for a in d.arrays]
-        self.curve_pts = cKDTree(np.concatenate(curves)) if curves else None
+        self.curve_pts = cKDTree(_split_many(d.arrays, 2.0)[0]) if d.arrays else None
         self.spot_pts = cKDTree(np.asarray([(s.x, s.y) for s in d.spots]))
-        self.obstacles = cKDTree(np.concatenate([_split_long(p, 4.0) for p in pts]))
+        self.obstacles = cKDTree(_split_many(pts, 4.0)[0])
 
     # -- the ends --------------------------------------------------------------------------
 
