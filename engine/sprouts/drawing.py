@@ -427,10 +427,8 @@ def check_geometry(drawing: Drawing, new: Iterable[int] | None = None) -> None:
     halves = np.hypot(*(segs[:, 1] - segs[:, 0]).T) / 2
     reach = float(halves.max()) + float(halves[a_idx].max()) + MIN_GAP + 1e-6
     near = cKDTree(mids[a_idx]).sparse_distance_matrix(cKDTree(mids), reach, output_type="ndarray")
-    # in segment order, as the messages of the first failure have always been found
-    order = np.lexsort((near["j"], near["i"]))
-    gi = a_idx[near["i"][order].astype(np.int64)]
-    jj = near["j"][order].astype(np.int64)
+    gi = a_idx[near["i"].astype(np.int64)]
+    jj = near["j"].astype(np.int64)
     # Each unordered pair once: drop (new, new) pairs seen from the other side.
     keep = ~(is_new[jj] & (jj <= gi))
     gi, jj = gi[keep], jj[keep]
@@ -443,7 +441,9 @@ def check_geometry(drawing: Drawing, new: Iterable[int] | None = None) -> None:
         # two segments of one curve with one between them only must not touch
         bad = np.where(same & (apart == 2), d <= 0, d < MIN_GAP)
         if np.any(bad):
-            for i, j, dist in zip(gi[bad], jj[bad], d[bad], strict=True):
+            gi, jj, d = gi[bad], jj[bad], d[bad]
+            order = np.lexsort((jj, gi))  # by segment, as the first failure was always found
+            for i, j, dist in zip(gi[order], jj[order], d[order], strict=True):
                 _judge_close_pair(drawing, segs, owner, first, last, int(i), int(j), float(dist))
     _check_spots(drawing, segs, owner, first, last, new_set)
     _check_stubs(drawing, {s for e in new_set for s in (curves[e].a, curves[e].b)})
