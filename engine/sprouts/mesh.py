@@ -201,9 +201,15 @@ class _Mesh:
             simp, nb = _cdt(self.P, edges)
             n = len(self.P)
             keys = _edge_keys(simp, n)
-        if not np.isin(lo * n + hi, keys).all():  # a chain runs through a vertex
+        if not _sorted_has(keys, lo * n + hi).all():  # a chain runs through a vertex
             raise _Fail("a curve is not an edge of the triangulation")
         self.simplices, self.neighbors = simp, nb
+
+
+def _sorted_has(keys: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``np.isin(q, keys)`` for sorted ``keys`` (no sort of the two together)."""
+    at = np.minimum(np.searchsorted(keys, q), max(len(keys) - 1, 0))
+    return keys[at] == q if len(keys) else np.zeros(len(q), dtype=bool)
 
 
 def _edge_keys(simp: np.ndarray, n: int) -> np.ndarray:
