@@ -207,8 +207,11 @@ class _Net:
             extra = float(half[group].max())
             for lo, points, r in searches:
                 got = points.sparse_distance_matrix(tree, r + extra, output_type="ndarray")
-                found_i.append(got["i"].astype(np.int64) + lo)
-                found_j.append(group[got["j"]])
+                j = group[got["j"]]
+                # no point of a segment is nearer than its middle less its half length
+                ok = got["v"] < r + half[j] + 1e-6
+                found_i.append(got["i"][ok].astype(np.int64) + lo)
+                found_j.append(j[ok])
         ii = np.concatenate(found_i) if found_i else empty
         jj = np.concatenate(found_j) if found_j else empty
         keep = (s0[jj] != ii) & (s1[jj] != ii)
