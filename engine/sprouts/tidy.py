@@ -543,15 +543,16 @@ def _limits(n: int, who: np.ndarray, u: np.ndarray, budget: np.ndarray) -> np.nd
     lim = np.full((n, SECTORS), STEP)
     if not len(who):
         return lim
+    # the constraints point by point (a stable sort of small keys is a radix sort: far
+    # faster than of int64, and the same order)
+    order = np.argsort(who.astype(np.uint16) if n < 1 << 16 else who, kind="stable")
+    w, u, budget = who[order], u[order], budget[order]
     # c: the cosine of the least angle between u and a direction in the sector
     dot = u @ _AXES.T
     crs = np.abs(u[:, :1] * _AXES[:, 1] - u[:, 1:] * _AXES[:, 0])
     c = np.where(dot >= _COS_HALF, 1.0, dot * _COS_HALF + crs * _SIN_HALF)
     cap = np.where(c > 1e-9, budget[:, None] / np.maximum(c, 1e-9), np.inf)
-    # a stable sort of small keys is a radix sort: far faster than of int64 (same order)
-    order = np.argsort(who.astype(np.uint16) if n < 1 << 16 else who, kind="stable")
-    w = who[order]
     starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]])
-    least = np.minimum.reduceat(cap[order], starts, axis=0)
+    least = np.minimum.reduceat(cap, starts, axis=0)
     lim[w[starts]] = np.minimum(lim[w[starts]], least)
     return lim
