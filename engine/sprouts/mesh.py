@@ -157,12 +157,9 @@ class _Mesh:
         # free points on a staggered grid, away from everything drawn
         tree = cKDTree(np.concatenate([fixed, _split_many(d.arrays, step / 4)[0]]))
         ys = np.arange(y0 + step / 2, y1, step * 0.866)
-        fill = [
-            (x, y)
-            for r, y in enumerate(ys)
-            for x in np.arange(x0 + step / 2 + (step / 2) * (r % 2), x1, step)
-        ]
-        fa = np.asarray(fill, dtype=float).reshape(-1, 2)
+        xs = [np.arange(x0 + step / 2 + (step / 2) * odd, x1, step) for odd in (0, 1)]
+        fill = [np.stack([xs[r % 2], np.full(len(xs[r % 2]), y)], axis=1) for r, y in enumerate(ys)]
+        fa = np.concatenate(fill) if fill else np.zeros((0, 2))
         if len(fa):
             # far from every vertex, so each is a vertex of its own (the grid has no repeats)
             fa = fa[tree.query(fa)[0] > 0.6 * step]
