@@ -403,33 +403,32 @@ class _Net:
     def split_long(self) -> None:
         """Split segments longer than :data:`SEG_MAX` (the picture stays the same)."""
         X, segs = self.X, self.segs
-        if len(segs):
-            long = np.hypot(*(X[segs[:, 1]] - X[segs[:, 0]]).T) > SEG_MAX
-            # a stub is never split (see below): the first and last segment of each curve
-            long[self.seg_pos == 0] = False
-            long[self.seg_last] = False
-            if not long.any():
-                return
-        changed = False
-        for e, (a, b) in enumerate(self.ends):
-            pts = np.concatenate([self.P[a : a + 1], self.inner[e], self.P[b : b + 1]])
-            seg = np.hypot(*np.diff(pts, axis=0).T)
-            k = np.maximum(1, np.ceil(seg / SEG_MAX).astype(int))
-            # a stub is never split: its point may be near another stub at its spot, which
-            # the check allows only for stubs
-            k[[0, -1]] = 1
-            if (k == 1).all():
-                continue
-            changed = True
-            idx = np.repeat(np.arange(len(seg)), k)
-            first = np.cumsum(k) - k
-            f = (np.arange(len(idx)) - first[idx] + 1) / k[idx]
-            dense = pts[idx] + f[:, None] * (pts[idx + 1] - pts[idx])
-            if len(seg) == 1:  # one segment from spot to spot: no stub node yet
-                dense = np.concatenate([[(pts[0] + pts[1]) / 2], pts[1:]])
-            self.inner[e] = dense[:-1]
-        if changed:
-            self._index()
+        if not len(segs):
+            return
+        a, b = X[segs[:, 0]], X[segs[:, 1]]
+        k = np.maximum(1, np.ceil(np.hypot(*(b - a).T) / SEG_MAX).astype(int))
+        # a stub is never split: its point may be near another stub at its spot, which the
+        # check allows only for stubs
+        k[self.seg_pos == 0] = 1
+        k[self.seg_last] = 1
+        curves = np.unique(self.seg_curve[k > 1])
+        if not len(curves):
+            return
+        # every segment of a curve with a long one, cut into k: the points at 1/k .. k/k
+        # along it (the last one of the curve is its end spot, not kept)
+        on = np.isin(self.seg_curve, curves)
+        js = np.flatnonzero(on)
+        kk = k[js]
+        idx = np.repeat(np.arange(len(js)), kk)
+        first = np.cumsum(kk) - kk
+        f = (np.arange(len(idx)) - first[idx] + 1) / kk[idx]
+        aj, bj = a[js][idx], b[js][idx]
+        dense = aj + f[:, None] * (bj - aj)
+        ends = np.cumsum(np.bincount(self.seg_curve[js][idx], minlength=len(self.ends))[curves])
+        starts = ends - np.diff(np.r_[0, ends])
+        for e, lo, hi in zip(curves.tolist(), starts.tolist(), ends.tolist(), strict=True):
+            self.inner[e] = dense[lo : hi - 1]
+        self._index()
 
     def drop_points(self, parity: int) -> None:
         """Drop inner points that can move onto the chord of their neighbours within their
