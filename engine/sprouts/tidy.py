@@ -168,7 +168,7 @@ class _Net:
     def _store(self) -> None:
         S = len(self.P)
         self.P = self.X[:S].copy()
-        self.inner = [self.X[self.offs[e] : self.offs[e + 1]].copy() for e in range(len(self.ends))]
+        self.inner = np.split(self.X[S:].copy(), self.offs[1:-1] - S) if self.ends else []
 
     # -- the pairs near each other ---------------------------------------------------------
 
@@ -448,11 +448,11 @@ class _Net:
         ok &= np.hypot(*move.T) <= lim[mid, _sector(move)]
         if not ok.any():
             return
-        drop = np.zeros(len(X), dtype=bool)
-        drop[mid[ok]] = True
-        for e in range(len(self.ends)):
-            ids = np.arange(self.offs[e], self.offs[e + 1])
-            self.inner[e] = X[ids[~drop[ids]]]
+        keep = np.ones(len(X), dtype=bool)
+        keep[mid[ok]] = False
+        keep = keep[S:]
+        sizes = np.bincount(self.node_curve[S:][keep], minlength=len(self.ends))
+        self.inner = np.split(X[S:][keep], np.cumsum(sizes)[:-1])
         self._index()
 
     # -- the result ---------------------------------------------------------------------------
