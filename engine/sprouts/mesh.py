@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from functools import cached_property
 
 import numpy as np
 from pythoncdt import IntersectingConstraintEdges, Triangulation, VertexInsertionOrder
@@ -167,6 +168,11 @@ class _Mesh:
         self.kind = np.concatenate([kind_all[first], np.full(len(fa), K_FILL, dtype=np.int64)])
         self.drawn = len(fixed) + len(fa)  # vertices before the gaps' middles (see _conform)
         self._conform()
+
+    @cached_property
+    def centres(self) -> np.ndarray:
+        """Each triangle's centre of mass."""
+        return self.P[self.simplices].mean(axis=1)
 
     def vertex_at(self, p: Point) -> int:
         """The vertex at exactly ``p`` among those placed before :meth:`_conform` (-1 for
@@ -529,7 +535,7 @@ class _MeshRouter:
 
     def _in_rings(self, m: _Mesh) -> np.ndarray:
         """Triangles inside the ring round a spot (never routed through)."""
-        cen = m.P[m.simplices].mean(axis=1)
+        cen = m.centres
         if not self.ring_of:
             return np.zeros(len(cen), dtype=bool)
         spots = list(self.ring_of)
@@ -697,7 +703,7 @@ class _MeshRouter:
         p = simp[a_t, (k + 1) % 3]
         q = simp[a_t, (k + 2) % 3]
         length = np.hypot(*(m.P[p] - m.P[q]).T)
-        cen = m.P[simp].mean(axis=1)
+        cen = m.centres
         step = np.hypot(*(cen[a_t] - cen[b_t]).T)
         need = _want(m, p) + _want(m, q)
         w = step * (1 + (NARROW / np.maximum(length, 1e-6)) ** 2) + 1e-9
