@@ -87,10 +87,10 @@ class _Mesh:
         lines: list[tuple[int, int, int]] = []  # (owner, first candidate, count)
         size = 0
 
-        def put(arr: np.ndarray, k: int, take: np.ndarray) -> int:
+        def put(arr: np.ndarray, k: int | np.ndarray, take: np.ndarray) -> int:
             nonlocal size
             cand.append(arr)
-            kinds.append(np.full(len(arr), k, dtype=np.int64))
+            kinds.append(np.broadcast_to(np.asarray(k, dtype=np.int64), (len(arr),)))
             takes.append(take)
             size += len(arr)
             return size - len(arr)
@@ -102,14 +102,23 @@ class _Mesh:
             """A chain, cut into the runs of its points inside the window."""
             lines.append((owner, put(arr, k, inside(arr)), len(arr)))
 
+        def add_many(
+            owners: Sequence[int], ks: Sequence[int], arr: np.ndarray, at: np.ndarray
+        ) -> None:
+            """Chains end to end (chain i is ``arr[at[i] : at[i + 1]]``), as :func:`add`."""
+            counts = np.diff(at)
+            first = put(arr, np.repeat(np.asarray(ks, dtype=np.int64), counts), inside(arr))
+            lines.extend(zip(owners, (first + at[:-1]).tolist(), counts.tolist(), strict=True))
+
         pieces = d.pieces
         spots = np.asarray([(s.x, s.y) for s in d.spots], dtype=float).reshape(-1, 2)
         put(spots, 0, inside(spots))
         spot_kind = np.asarray(pieces, dtype=np.int64)
         scale = d.width / WIDTH  # lengths that only set the mesh's density follow the paper
-        dense_curves, at = _split_many(d.arrays, MAX_SEG * scale)
-        for e in range(len(d.arrays)):
-            add(e, pieces[d.curves[e].a - 1], dense_curves[at[e] : at[e + 1]])
+        if d.arrays:
+            dense_curves, at = _split_many(d.arrays, MAX_SEG * scale)
+            owners = range(len(d.arrays))
+            add_many(owners, [pieces[c.a - 1] for c in d.curves], dense_curves, at)
         step = max(MAX_SEG * scale, math.sqrt((x1 - x0) * (y1 - y0) / FILL_POINTS))
         corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
         box = _split_long(np.array(corners, dtype=float), step)
@@ -121,8 +130,9 @@ class _Mesh:
                 (x0 < edge[:, 0]) & (edge[:, 0] < x1) & (y0 < edge[:, 1]) & (edge[:, 1] < y1)
             )
             put(edge, K_WINDOW, on_edge)
-        for owner, k, line in chains:
-            add(owner, k, _split_long(np.asarray(line, dtype=float), TIP / 3))
+        if chains:
+            lines_in, at = _split_many([np.asarray(c[2], dtype=float) for c in chains], TIP / 3)
+            add_many([c[0] for c in chains], [c[1] for c in chains], lines_in, at)
         allc = np.concatenate(cand) + 0.0  # + 0.0: -0.0 and 0.0 are one point
         kind_all = np.concatenate(kinds)
         kind_all[: len(spots)] = spot_kind
