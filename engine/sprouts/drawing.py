@@ -425,10 +425,10 @@ def check_geometry(drawing: Drawing, new: Iterable[int] | None = None) -> None:
     a_idx = np.nonzero(is_new)[0]
     mids = (segs[:, 0] + segs[:, 1]) / 2
     halves = np.hypot(*(segs[:, 1] - segs[:, 0]).T) / 2
-    reach = float(halves.max()) + float(halves[a_idx].max()) + MIN_GAP
-    lists = cKDTree(mids).query_ball_point(mids[a_idx], reach)
-    gi = np.repeat(a_idx, [len(v) for v in lists])
-    jj = np.fromiter((j for v in lists for j in v), dtype=np.int64, count=len(gi))
+    reach = float(halves.max()) + float(halves[a_idx].max()) + MIN_GAP + 1e-6
+    near = cKDTree(mids[a_idx]).sparse_distance_matrix(cKDTree(mids), reach, output_type="ndarray")
+    gi = a_idx[near["i"].astype(np.int64)]
+    jj = near["j"].astype(np.int64)
     # Each unordered pair once: drop (new, new) pairs seen from the other side.
     keep = ~(is_new[jj] & (jj <= gi))
     gi, jj = gi[keep], jj[keep]
@@ -441,7 +441,9 @@ def check_geometry(drawing: Drawing, new: Iterable[int] | None = None) -> None:
         # two segments of one curve with one between them only must not touch
         bad = np.where(same & (apart == 2), d <= 0, d < MIN_GAP)
         if np.any(bad):
-            for i, j, dist in zip(gi[bad], jj[bad], d[bad], strict=True):
+            gi, jj, d = gi[bad], jj[bad], d[bad]
+            order = np.lexsort((jj, gi))  # by segment, as the first failure was always found
+            for i, j, dist in zip(gi[order], jj[order], d[order], strict=True):
                 _judge_close_pair(drawing, segs, owner, first, last, int(i), int(j), float(dist))
     _check_spots(drawing, segs, owner, first, last, new_set)
     _check_stubs(drawing, {s for e in new_set for s in (curves[e].a, curves[e].b)})
@@ -539,18 +541,23 @@ def _check_spots(
     new_spots = {curves[e].a for e in new} | {curves[e].b for e in new}
     pts = np.asarray([(s.x, s.y) for s in drawing.spots])
     is_new = np.isin(owner, new)
-    for s in drawing.spots:
-        rows = np.ones(len(segs), dtype=bool) if s.number in new_spots else is_new
-        idx = np.nonzero(rows)[0]
-        if not len(idx):
-            continue
-        p = pts[s.number - 1]
-        d = _point_seg_dist(np.broadcast_to(p, (len(idx), 2)), segs[idx, 0], segs[idx, 1])
-        for k in idx[d < SPOT_GAP]:
-            e = int(owner[k])
-            if not _in_stub(drawing, first, last, int(k), e, s.number):
-                c = curves[e]
-                raise DrawingError(f"curve {c.a}-{c.b} runs too close to spot {s.number}")
+    # segments whose middle is near enough to a spot for any of their points to be
+    mids = (segs[:, 0] + segs[:, 1]) / 2
+    reach = float(np.hypot(*(segs[:, 1] - segs[:, 0]).T).max()) / 2 + SPOT_GAP + 1e-6
+    near = cKDTree(pts).sparse_distance_matrix(cKDTree(mids), reach, output_type="ndarray")
+    si, k = near["i"].astype(np.int64), near["j"].astype(np.int64)
+    spot_new = np.zeros(len(pts), dtype=bool)
+    spot_new[[n - 1 for n in new_spots]] = True
+    keep = spot_new[si] | is_new[k]
+    si, k = si[keep], k[keep]
+    d = _point_seg_dist(pts[si], segs[k, 0], segs[k, 1])
+    bad = d < SPOT_GAP
+    si, k = si[bad], k[bad]
+    for i in np.lexsort((k, si)):  # spot by spot, as the first failure has always been found
+        e, number = int(owner[k[i]]), int(si[i]) + 1
+        if not _in_stub(drawing, first, last, int(k[i]), e, number):
+            c = curves[e]
+            raise DrawingError(f"curve {c.a}-{c.b} runs too close to spot {number}")
     for number in new_spots:
         p = pts[number - 1]
         d = np.hypot(*(pts - p).T)

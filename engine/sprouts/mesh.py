@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from functools import cached_property
 
 import numpy as np
 from pythoncdt import IntersectingConstraintEdges, Triangulation, VertexInsertionOrder
@@ -75,78 +76,120 @@ class _Mesh:
         window: tuple[float, float, float, float] | None = None,
     ) -> None:
         self.d = d
-        pts: list[Point] = []
-        kind: list[int] = []
-        index: dict[Point, int] = {}
         w, h = d.width, d.height
         x0, y0, x1, y1 = window or (0.0, 0.0, w, h)
         x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, w), min(y1, h)
+        # every point to be a vertex, in order, with its kind and whether it is taken; a
+        # point met again is the same vertex (the kind of its first meeting)
+        cand: list[np.ndarray] = []
+        kinds: list[np.ndarray] = []
+        takes: list[np.ndarray] = []
+        lines: list[tuple[int, int, int]] = []  # (owner, first candidate, count)
+        size = 0
 
-        def vid(p: Sequence[float], k: int) -> int:
-            key = (float(p[0]), float(p[1]))
-            i = index.get(key)
-            if i is None:
-                i = index[key] = len(pts)
-                pts.append(key)
-                kind.append(k)
-            return i
+        def put(arr: np.ndarray, k: int | np.ndarray, take: np.ndarray) -> int:
+            nonlocal size
+            cand.append(arr)
+            kinds.append(np.broadcast_to(np.asarray(k, dtype=np.int64), (len(arr),)))
+            takes.append(take)
+            size += len(arr)
+            return size - len(arr)
+
+        def inside(arr: np.ndarray) -> np.ndarray:
+            return (arr[:, 0] >= x0) & (arr[:, 0] <= x1) & (arr[:, 1] >= y0) & (arr[:, 1] <= y1)
 
         def add(owner: int, k: int, arr: np.ndarray) -> None:
             """A chain, cut into the runs of its points inside the window."""
-            inside = (arr[:, 0] >= x0) & (arr[:, 0] <= x1) & (arr[:, 1] >= y0) & (arr[:, 1] <= y1)
-            run: list[int] = []
-            for p, ok in zip(arr.tolist(), inside.tolist(), strict=True):
-                if ok:
-                    run.append(vid(p, k))
-                    continue
-                if len(run) > 1:
-                    self.chains.append((owner, run))
-                run = []
-            if len(run) > 1:
-                self.chains.append((owner, run))
+            lines.append((owner, put(arr, k, inside(arr)), len(arr)))
+
+        def add_many(
+            owners: Sequence[int], ks: Sequence[int], arr: np.ndarray, at: np.ndarray
+        ) -> None:
+            """Chains end to end (chain i is ``arr[at[i] : at[i + 1]]``), as :func:`add`."""
+            counts = np.diff(at)
+            first = put(arr, np.repeat(np.asarray(ks, dtype=np.int64), counts), inside(arr))
+            lines.extend(zip(owners, (first + at[:-1]).tolist(), counts.tolist(), strict=True))
 
         pieces = d.pieces
-        self.spot_vertex = [
-            vid((s.x, s.y), pieces[s.number - 1]) if x0 <= s.x <= x1 and y0 <= s.y <= y1 else -1
-            for s in d.spots
-        ]
-        # every constrained chain: (owner, vertex ids); owner >= 0 is a curve, else a kind
-        self.chains: list[tuple[int, list[int]]] = []
+        spots = np.asarray([(s.x, s.y) for s in d.spots], dtype=float).reshape(-1, 2)
+        put(spots, 0, inside(spots))
+        spot_kind = np.asarray(pieces, dtype=np.int64)
         scale = d.width / WIDTH  # lengths that only set the mesh's density follow the paper
-        for e, arr in enumerate(d.arrays):
-            add(e, pieces[d.curves[e].a - 1], _split_long(arr, MAX_SEG * scale))
+        if d.arrays:
+            dense_curves, at = _split_many(d.arrays, MAX_SEG * scale)
+            owners = range(len(d.arrays))
+            add_many(owners, [pieces[c.a - 1] for c in d.curves], dense_curves, at)
         step = max(MAX_SEG * scale, math.sqrt((x1 - x0) * (y1 - y0) / FILL_POINTS))
         corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
         box = _split_long(np.array(corners, dtype=float), step)
         if window is None:
             add(K_FRAME, K_FRAME, box)
         else:  # the window's edge only bounds the triangulation: curves cross it
-            for p in box[:-1]:
-                if not (x0 < p[0] < x1 and y0 < p[1] < y1):
-                    vid(_pt(p), K_WINDOW)
-        for owner, k, line in chains:
-            add(owner, k, _split_long(np.asarray(line, dtype=float), TIP / 3))
+            edge = box[:-1]
+            on_edge = ~(
+                (x0 < edge[:, 0]) & (edge[:, 0] < x1) & (y0 < edge[:, 1]) & (edge[:, 1] < y1)
+            )
+            put(edge, K_WINDOW, on_edge)
+        if chains:
+            lines_in, at = _split_many([np.asarray(c[2], dtype=float) for c in chains], TIP / 3)
+            add_many([c[0] for c in chains], [c[1] for c in chains], lines_in, at)
+        allc = np.concatenate(cand) + 0.0  # + 0.0: -0.0 and 0.0 are one point
+        kind_all = np.concatenate(kinds)
+        kind_all[: len(spots)] = spot_kind
+        taken = np.flatnonzero(np.concatenate(takes))
+        vertex = np.full(len(allc), -1, dtype=np.int64)
+        first = np.zeros(0, dtype=np.int64)
+        if len(taken):
+            tc = allc[taken]
+            order = np.lexsort((tc[:, 1], tc[:, 0]))  # stable: a group starts at its first
+            sc = tc[order]
+            new_group = np.r_[True, (sc[1:] != sc[:-1]).any(axis=1)]
+            group = np.cumsum(new_group) - 1
+            group_first = order[new_group]  # each group's first meeting (position in tc)
+            rank = np.empty(len(group_first), dtype=np.int64)
+            by_first = np.argsort(group_first)
+            rank[by_first] = np.arange(len(group_first))
+            vertex[taken[order]] = rank[group]
+            first = taken[group_first[by_first]]
+        self.spot_vertex = vertex[: len(spots)].tolist()
+        # every constrained chain: (owner, vertex ids); owner >= 0 is a curve, else a kind
+        self.chains: list[tuple[int, list[int]]] = []
+        for owner, at, count in lines:
+            ids = vertex[at : at + count]
+            if (ids >= 0).all():
+                if count > 1:
+                    self.chains.append((owner, ids.tolist()))
+                continue
+            edges = np.flatnonzero(np.diff(np.r_[False, ids >= 0, False]))
+            for lo, hi in zip(edges[::2], edges[1::2], strict=True):
+                if hi - lo > 1:
+                    self.chains.append((owner, ids[lo:hi].tolist()))
+        fixed = allc[first]
         # free points on a staggered grid, away from everything drawn
-        fixed = np.asarray(pts)
-        dense = [fixed] + [
-            _split_long(np.asarray(d.arrays[e]), step / 4) for e in range(len(d.arrays))
-        ]
-        tree = cKDTree(np.concatenate(dense))
+        tree = cKDTree(np.concatenate([fixed, _split_many(d.arrays, step / 4)[0]]))
         ys = np.arange(y0 + step / 2, y1, step * 0.866)
-        fill = [
-            (x, y)
-            for r, y in enumerate(ys)
-            for x in np.arange(x0 + step / 2 + (step / 2) * (r % 2), x1, step)
-        ]
-        fa = np.asarray(fill, dtype=float).reshape(-1, 2)
+        xs = [np.arange(x0 + step / 2 + (step / 2) * odd, x1, step) for odd in (0, 1)]
+        fill = [np.stack([xs[r % 2], np.full(len(xs[r % 2]), y)], axis=1) for r, y in enumerate(ys)]
+        fa = np.concatenate(fill) if fill else np.zeros((0, 2))
         if len(fa):
-            far = tree.query(fa)[0] > 0.6 * step
-            for p in fa[far]:
-                vid((float(p[0]), float(p[1])), K_FILL)
-        self.P = np.asarray(pts, dtype=float)
-        self.kind = np.asarray(kind, dtype=np.int64)
-        self.index = index
+            # far from every vertex, so each is a vertex of its own (the grid has no repeats)
+            fa = fa[tree.query(fa)[0] > 0.6 * step]
+        self.P = np.concatenate([fixed, fa])
+        self.kind = np.concatenate([kind_all[first], np.full(len(fa), K_FILL, dtype=np.int64)])
+        self.drawn = len(fixed) + len(fa)  # vertices before the gaps' middles (see _conform)
         self._conform()
+
+    @cached_property
+    def centres(self) -> np.ndarray:
+        """Each triangle's centre of mass."""
+        return self.P[self.simplices].mean(axis=1)
+
+    def vertex_at(self, p: Point) -> int:
+        """The vertex at exactly ``p`` among those placed before :meth:`_conform` (-1 for
+        none)."""
+        P = self.P[: self.drawn]
+        hit = np.flatnonzero((P[:, 0] == p[0]) & (P[:, 1] == p[1]))
+        return int(hit[0]) if len(hit) else -1
 
     def _conform(self) -> None:
         """Triangulate with every chain segment as a constrained edge; then again with a
@@ -171,9 +214,15 @@ class _Mesh:
             simp, nb = _cdt(self.P, edges)
             n = len(self.P)
             keys = _edge_keys(simp, n)
-        if not np.isin(lo * n + hi, keys).all():  # a chain runs through a vertex
+        if not _sorted_has(keys, lo * n + hi).all():  # a chain runs through a vertex
             raise _Fail("a curve is not an edge of the triangulation")
         self.simplices, self.neighbors = simp, nb
+
+
+def _sorted_has(keys: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``np.isin(q, keys)`` for sorted ``keys`` (no sort of the two together)."""
+    at = np.minimum(np.searchsorted(keys, q), max(len(keys) - 1, 0))
+    return keys[at] == q if len(keys) else np.zeros(len(q), dtype=bool)
 
 
 def _edge_keys(simp: np.ndarray, n: int) -> np.ndarray:
@@ -200,6 +249,37 @@ def _cdt(points: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 def _pt(p: np.ndarray) -> Point:
     return (float(p[0]), float(p[1]))
+
+
+def _split_many(arrs: Sequence[np.ndarray], longest: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_split_long` of every polyline at once: the results end to end, and where
+    each starts (one more: the end)."""
+    lens = np.fromiter((len(a) for a in arrs), dtype=np.int64, count=len(arrs))
+    if not len(arrs) or lens.min() < 2:
+        outs = [_split_long(a, longest) for a in arrs]
+        at = np.cumsum([0] + [len(o) for o in outs])
+        return (np.concatenate(outs) if outs else np.zeros((0, 2))), at
+    pts = np.concatenate(arrs)
+    starts = np.cumsum(lens) - lens
+    is_last = np.zeros(len(pts), dtype=bool)
+    is_last[starts + lens - 1] = True
+    si = np.flatnonzero(~is_last)  # where each segment starts
+    seg = pts[si + 1] - pts[si]
+    k = np.maximum(1, np.ceil(np.hypot(*seg.T) / longest).astype(int))
+    # each polyline's first point, then k points along each of its segments
+    cnt = np.zeros(len(pts), dtype=np.int64)
+    cnt[starts] += 1
+    cnt[si] += k
+    base = np.cumsum(cnt) - cnt
+    out = np.empty((int(cnt.sum()), 2))
+    out[base[starts]] = pts[starts]
+    is_start = np.zeros(len(pts), dtype=np.int64)
+    is_start[starts] = 1
+    idx = np.repeat(np.arange(len(si)), k)
+    j = np.arange(len(idx)) - (np.cumsum(k) - k)[idx]
+    t = (j + 1) / k[idx]
+    out[(base[si] + is_start[si])[idx] + j] = pts[si][idx] + t[:, None] * seg[idx]
+    return out, np.r_[base[starts], len(out)]
 
 
 def _split_long(arr: np.ndarray, longest: float) -> np.ndarray:
@@ -233,10 +313,9 @@ class _MeshRouter:
             mg = 2 * RING + 2 * MAX_SEG * d.width / WIDTH
             bx0, by0, bx1, by1 = req.box
             self.window = (bx0 - mg, by0 - mg, bx1 + mg, by1 + mg)
-        curves = [_split_long(a, 2.0) for a in d.arrays]
-        self.curve_pts = cKDTree(np.concatenate(curves)) if curves else None
+        self.curve_pts = cKDTree(_split_many(d.arrays, 2.0)[0]) if d.arrays else None
         self.spot_pts = cKDTree(np.asarray([(s.x, s.y) for s in d.spots]))
-        self.obstacles = cKDTree(np.concatenate([_split_long(p, 4.0) for p in pts]))
+        self.obstacles = cKDTree(_split_many(pts, 4.0)[0])
 
     # -- the ends --------------------------------------------------------------------------
 
@@ -300,6 +379,33 @@ class _MeshRouter:
                 out[last[e] - runs[he] + 1 : last[e] + 1] = True
         return out
 
+    def _near_curves(self, spot_xy: np.ndarray, within: float) -> np.ndarray:
+        """For each spot, how far the nearest curve segment not on its own stubs is, where
+        that is under ``within`` (else at least ``within``, maybe inf)."""
+        out = np.full(len(spot_xy), np.inf)
+        if not len(self.segs) or not len(spot_xy):
+            return out
+        d = self.d
+        _, owner, first, last = _segments(d)
+        a, b = self.segs[:, 0], self.segs[:, 1]
+        reach = float(np.hypot(*(b - a).T).max()) / 2 + within + 1e-6
+        got = cKDTree(spot_xy).sparse_distance_matrix(
+            cKDTree((a + b) / 2), reach, output_type="ndarray"
+        )
+        si, k = got["i"].astype(np.int64), got["j"].astype(np.int64)
+        # segments on a straight stub of the spot (see _stubs_at) do not count
+        runs = np.asarray(_stub_runs(d), dtype=np.int64).reshape(-1, 2)
+        ends = np.asarray([(c.a, c.b) for c in d.curves], dtype=np.int64)
+        e = owner[k]
+        spot = si + 1
+        stub = ((ends[e, 0] == spot) & (k - first[e] < runs[e, 0])) | (
+            (ends[e, 1] == spot) & (last[e] - k < runs[e, 1])
+        )
+        si, k = si[~stub], k[~stub]
+        dist = _point_seg_many(spot_xy[si], a[k], b[k])
+        np.minimum.at(out, si, dist)
+        return out
+
     def _rings(
         self, new: dict[int, list[float]], extra: Sequence[tuple[tuple[int, ...], list[Point]]]
     ) -> list[tuple[int, int, list[Point]]]:
@@ -310,14 +416,10 @@ class _MeshRouter:
         pieces = d.pieces
         self.ring_of = {}
         spot_xy = np.asarray([(s.x, s.y) for s in d.spots])
+        near_curve = self._near_curves(spot_xy, RING + 2 * MIN_GAP)
         for s in d.spots:
             c = np.array([s.x, s.y])
-            rho = RING
-            if len(self.segs):
-                far = self.segs[~self._stubs_at(s.number)]
-                if len(far):
-                    near = float(_point_seg_many(c, far[:, 0], far[:, 1]).min())
-                    rho = min(rho, near - 2 * MIN_GAP)
+            rho = min(RING, near_curve[s.number - 1] - 2 * MIN_GAP)
             others = np.hypot(*(spot_xy - c).T)
             others[s.number - 1] = np.inf
             rho = min(rho, float(others.min()) / 2 - MIN_GAP)
@@ -405,10 +507,13 @@ class _MeshRouter:
         nt = len(simp)
         n = len(m.P)
         # which triangle sides are constrained, and by which chain's segment
-        con: dict[int, tuple[int, int, int]] = {}
-        for owner, ids in m.chains:
-            for p, q in itertools.pairwise(ids):
-                con[min(p, q) * n + max(p, q)] = (owner, p, q)
+        a = np.concatenate([np.asarray(ids[:-1]) for _, ids in m.chains])
+        b = np.concatenate([np.asarray(ids[1:]) for _, ids in m.chains])
+        owners = np.repeat([o for o, _ in m.chains], [len(ids) - 1 for _, ids in m.chains])
+        keys = np.minimum(a, b) * n + np.maximum(a, b)
+        # a side met twice keeps its last chain's segment
+        segs = zip(owners.tolist(), a.tolist(), b.tolist(), strict=True)
+        con = dict(zip(keys.tolist(), segs, strict=True))
         sa = simp[:, [1, 2, 0]]
         sb = simp[:, [2, 0, 1]]
         side_key = np.minimum(sa, sb) * n + np.maximum(sa, sb)  # side k is opposite vertex k
@@ -440,7 +545,7 @@ class _MeshRouter:
 
     def _in_rings(self, m: _Mesh) -> np.ndarray:
         """Triangles inside the ring round a spot (never routed through)."""
-        cen = m.P[m.simplices].mean(axis=1)
+        cen = m.centres
         if not self.ring_of:
             return np.zeros(len(cen), dtype=bool)
         spots = list(self.ring_of)
@@ -461,9 +566,9 @@ class _MeshRouter:
     def _locate(self, m: _Mesh, tip: Point, th: float) -> int:
         """The triangle at the stub's tip that the curve goes on into."""
         q = np.array([tip[0] + 0.1 * math.cos(th), tip[1] + 0.1 * math.sin(th)])
-        v = m.index.get((float(tip[0]), float(tip[1])))
+        v = m.vertex_at(tip)
         cand = np.arange(len(m.simplices))
-        if v is not None:
+        if v >= 0:
             cand = np.nonzero((m.simplices == v).any(axis=1))[0]
         t = _containing(m, cand, q[None, :])[0]
         if t < 0:
@@ -608,7 +713,7 @@ class _MeshRouter:
         p = simp[a_t, (k + 1) % 3]
         q = simp[a_t, (k + 2) % 3]
         length = np.hypot(*(m.P[p] - m.P[q]).T)
-        cen = m.P[simp].mean(axis=1)
+        cen = m.centres
         step = np.hypot(*(cen[a_t] - cen[b_t]).T)
         need = _want(m, p) + _want(m, q)
         w = step * (1 + (NARROW / np.maximum(length, 1e-6)) ** 2) + 1e-9

@@ -12,9 +12,11 @@ drawing enlarged step by step, and accepts the first drawing that passes every c
 3. the canonical key of the derived position equals that of ``position.play(move)``.
 
 Nothing unchecked is ever kept: when no attempt passes, :class:`RoutingError` is raised and
-the game is left as it was. The accepted drawing is then tidied (:mod:`engine.sprouts.tidy`:
-spots and curves moved apart without changing the picture up to deformation) and checked
-again whole; a tidy that fails a check is logged and the routed drawing is kept.
+the game is left as it was. A routed drawing whose new curves pass check 1 is tidied
+(:mod:`engine.sprouts.tidy`: spots and curves moved apart without changing the picture up
+to deformation) and the tidied drawing checked whole (1, every curve; 2; 3); only when that
+fails are 2 and 3 run on the routed drawing, which is kept if it passes (the tidy's failure
+is logged), else the next enlargement is tried.
 """
 
 from __future__ import annotations
@@ -102,13 +104,16 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
     child_key = drawing.position.play(ch.pmove).canonical()
     failures: list[str] = []
 
-    def accept(new: Drawing, tag: str) -> bool:
+    def drawn_well(new: Drawing, tag: str) -> bool:
         n = len(new.curves)
         try:
             check_geometry(new, [n - 2, n - 1])
         except DrawingError as e:
             failures.append(f"{tag}: {e}")
             return False
+        return True
+
+    def separates_well(new: Drawing, tag: str) -> bool:
         if new.plane_key() != want:
             failures.append(f"{tag}: the curve separates the wrong spots")
             return False
@@ -135,16 +140,30 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
             failures.append(f"mesh x{grow}: {e}")
             continue
         new = drawing.with_move(r.spot, r.first, r.second)
-        if accept(new, f"mesh x{grow}"):
-            return tidied(new, want, child_key) if TIDY else new
+        tag = f"mesh x{grow}"
+        if not drawn_well(new, tag):
+            continue
+        # The tidied drawing is checked whole (all three checks), so the routed one's plane
+        # structure and position are derived only when the tidy fails and it is kept.
+        error = None
+        if TIDY:
+            done, error = tidied(new, want, child_key)
+            if error is None:
+                return done
+        if separates_well(new, tag):
+            if error is not None:
+                TIDY_FAILURES.append(error)
+                log.warning("sprouts: tidy failed, the drawing stays as routed: %s", error)
+            return new
     raise RoutingError(f"could not draw {ch.move}: " + "; ".join(failures), move=str(ch.move))
 
 
-def tidied(drawing: Drawing, want: tuple[Any, ...], child_key: str) -> Drawing:
+def tidied(drawing: Drawing, want: tuple[Any, ...], child_key: str) -> tuple[Drawing, str | None]:
     """The drawing tidied (:mod:`engine.sprouts.tidy`) and checked whole: every curve against
-    every curve and spot, the plane structure and the position unchanged. A tidy that fails
-    a check is a bug: it is logged and counted in :data:`TIDY_FAILURES`, and the drawing is
-    kept as routed (itself checked), so the game goes on."""
+    every curve and spot, the plane structure and the position as the move asks; or the
+    drawing as given and why that failed. The caller then keeps the routed drawing if it
+    passes its own checks: a tidy that fails is a bug, logged and counted in
+    :data:`TIDY_FAILURES`, and the game goes on."""
     try:
         new = tidy(drawing)
         check_geometry(new)
@@ -153,10 +172,8 @@ def tidied(drawing: Drawing, want: tuple[Any, ...], child_key: str) -> Drawing:
         if new.position.canonical() != child_key:
             raise TidyError("tidying changed the position")
     except (TidyError, DrawingError) as e:
-        TIDY_FAILURES.append(str(e))
-        log.warning("sprouts: tidy failed, the drawing stays as routed: %s", e)
-        return drawing
-    return new
+        return drawing, str(e)
+    return new, None
 
 
 TIDY = True  # tidy every new drawing (the bench turns it off for a baseline)

@@ -131,47 +131,44 @@ class _Net:
     def _index(self) -> None:
         """Flat arrays: every point (spots first), every segment, and where each lies."""
         S = len(self.P)
-        sizes = [len(a) for a in self.inner]
+        E = len(self.ends)
+        sizes = np.fromiter((len(a) for a in self.inner), dtype=np.int64, count=E)
         offs = S + np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.X = np.concatenate([self.P, *self.inner]) if self.inner else self.P.copy()
         N = len(self.X)
-        chains = [
-            np.concatenate([[a], np.arange(offs[e], offs[e + 1]), [b]])
-            for e, (a, b) in enumerate(self.ends)
-        ]
-        self.chains = chains
         self.offs = offs
-        if chains:
-            self.segs = np.concatenate([np.stack([c[:-1], c[1:]], axis=1) for c in chains])
-            self.seg_curve = np.concatenate(
-                [np.full(len(c) - 1, e, dtype=np.int64) for e, c in enumerate(chains)]
-            )
-            self.seg_pos = np.concatenate([np.arange(len(c) - 1) for c in chains])
-        else:
-            self.segs = np.zeros((0, 2), dtype=np.int64)
-            self.seg_curve = np.zeros(0, dtype=np.int64)
-            self.seg_pos = np.zeros(0, dtype=np.int64)
-        self.seg_ends = np.asarray(self.ends, dtype=np.int64).reshape(-1, 2)[self.seg_curve]
+        # every curve as a chain of point ids, all chains end to end: spot, inner points, spot
+        length = sizes + 2
+        start = np.cumsum(length) - length
+        curve = np.repeat(np.arange(E), length)
+        pos = np.arange(int(length.sum())) - start[curve]
+        flat = offs[:-1][curve] + pos - 1
+        ends = np.asarray(self.ends, dtype=np.int64).reshape(-1, 2)
+        last = start + length - 1
+        flat[start] = ends[:, 0]
+        flat[last] = ends[:, 1]
+        has_next = pos < length[curve] - 1
+        at = np.flatnonzero(has_next)
+        self.segs = np.stack([flat[at], flat[at + 1]], axis=1)
+        self.seg_curve = curve[at]
+        self.seg_pos = pos[at]
+        self.seg_last = np.cumsum(length - 1) - 1
+        self.seg_ends = ends[self.seg_curve]
+        inner = np.flatnonzero(has_next & (pos > 0))
         self.node_curve = np.full(N, -1, dtype=np.int64)
         self.node_pos = np.zeros(N, dtype=np.int64)
-        for e, c in enumerate(chains):
-            self.node_curve[c[1:-1]] = e
-            self.node_pos[c[1:-1]] = np.arange(1, len(c) - 1)
+        self.node_curve[flat[inner]] = curve[inner]
+        self.node_pos[flat[inner]] = pos[inner]
         # each inner point's neighbours along its curve
-        if chains:
-            self.mid = np.concatenate([c[1:-1] for c in chains])
-            self.prev = np.concatenate([c[:-2] for c in chains])
-            self.next = np.concatenate([c[2:] for c in chains])
-        else:
-            self.mid = self.prev = self.next = np.zeros(0, dtype=np.int64)
+        self.mid, self.prev, self.next = flat[inner], flat[inner - 1], flat[inner + 1]
         # stubs: (spot, first inner point) for every curve end
-        self.stub_spot = np.asarray([c[k] for c in chains for k in (0, -1)], dtype=np.int64)
-        self.stub_node = np.asarray([c[k] for c in chains for k in (1, -2)], dtype=np.int64)
+        self.stub_spot = np.stack([flat[start], flat[last]], axis=1).ravel()
+        self.stub_node = np.stack([flat[start + 1], flat[last - 1]], axis=1).ravel()
 
     def _store(self) -> None:
         S = len(self.P)
         self.P = self.X[:S].copy()
-        self.inner = [self.X[self.offs[e] : self.offs[e + 1]].copy() for e in range(len(self.ends))]
+        self.inner = np.split(self.X[S:].copy(), self.offs[1:-1] - S) if self.ends else []
 
     # -- the pairs near each other ---------------------------------------------------------
 
@@ -185,42 +182,53 @@ class _Net:
         if not len(segs):
             z = np.zeros(0)
             return empty, empty, z, np.zeros((0, 2)), z, z
-        A, B = X[segs[:, 0]], X[segs[:, 1]]
+        x, y = X[:, 0].copy(), X[:, 1].copy()
+        s0, s1 = segs[:, 0], segs[:, 1]
+        ax, ay, bx, by = x[s0], y[s0], x[s1], y[s1]
         rho = self.width / WIDTH
         spot_reach = max(REACH, rho * CURVE_SPOT_ROOM)
         node_reach = max(REACH, rho * CURVE_ROOM)
         # segments are found by their middles; the few long ones (stubs are never split)
         # separately, so that they do not widen every search
-        half = np.hypot(*(B - A).T) / 2
+        abx, aby = bx - ax, by - ay
+        half = np.hypot(abx, aby) / 2
         long = half > PIECE
         found_i, found_j = [], []
+        searches = [
+            (lo, cKDTree(X[lo:hi]), r)
+            for lo, hi, r in ((0, S, spot_reach), (S, len(X), node_reach))
+            if hi > lo
+        ]
+        mids = np.stack([(ax + bx) / 2, (ay + by) / 2], axis=1)
         for group in (np.flatnonzero(~long), np.flatnonzero(long)):
             if not len(group):
                 continue
-            tree = cKDTree((A[group] + B[group]) / 2)
+            tree = cKDTree(mids[group])
             extra = float(half[group].max())
-            for lo, hi, r in ((0, S, spot_reach), (S, len(X), node_reach)):
-                if hi > lo:
-                    got = cKDTree(X[lo:hi]).sparse_distance_matrix(
-                        tree, r + extra, output_type="ndarray"
-                    )
-                    found_i.append(got["i"].astype(np.int64) + lo)
-                    found_j.append(group[got["j"]])
+            for lo, points, r in searches:
+                got = points.sparse_distance_matrix(tree, r + extra, output_type="ndarray")
+                j = group[got["j"]]
+                # no point of a segment is nearer than its middle less its half length
+                ok = got["v"] < r + half[j] + 1e-6
+                found_i.append(got["i"][ok].astype(np.int64) + lo)
+                found_j.append(j[ok])
         ii = np.concatenate(found_i) if found_i else empty
         jj = np.concatenate(found_j) if found_j else empty
-        keep = (segs[jj, 0] != ii) & (segs[jj, 1] != ii)
+        keep = (s0[jj] != ii) & (s1[jj] != ii)
         ii, jj = ii[keep], jj[keep]
-        a, b = A[jj], B[jj]
-        v = X[ii]
-        ab = b - a
-        den = np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12)
-        t = np.clip(np.einsum("ij,ij->i", v - a, ab) / den, 0.0, 1.0)
-        q = a + t[:, None] * ab
-        dv = q - v
-        dist = np.sqrt(np.einsum("ij,ij->i", dv, dv))
+        # the nearest point of each segment, as (a + t (b - a)), and the way to it
+        ex, ey = abx[jj], aby[jj]
+        px, py = ax[jj], ay[jj]
+        vx, vy = x[ii], y[ii]
+        den = np.maximum(ex * ex + ey * ey, 1e-12)
+        t = np.clip(((vx - px) * ex + (vy - py) * ey) / den, 0.0, 1.0)
+        dx = px + t * ex - vx
+        dy = py + t * ey - vy
+        dist = np.sqrt(dx * dx + dy * dy)
         near = dist < np.where(ii < S, spot_reach, node_reach)
-        ii, jj, t, dv, dist = ii[near], jj[near], t[near], dv[near], dist[near]
-        u = dv / np.maximum(dist, 1e-12)[:, None]
+        ii, jj, t, dist = ii[near], jj[near], t[near], dist[near]
+        inv = 1.0 / np.maximum(dist, 1e-12)
+        u = np.stack([dx[near] * inv, dy[near] * inv], axis=1)
         is_spot = ii < S
         same = self.node_curve[ii] == self.seg_curve[jj]
         k, p = self.seg_pos[jj], self.node_pos[ii]
@@ -394,26 +402,33 @@ class _Net:
 
     def split_long(self) -> None:
         """Split segments longer than :data:`SEG_MAX` (the picture stays the same)."""
-        changed = False
-        for e, (a, b) in enumerate(self.ends):
-            pts = np.concatenate([self.P[a : a + 1], self.inner[e], self.P[b : b + 1]])
-            seg = np.hypot(*np.diff(pts, axis=0).T)
-            k = np.maximum(1, np.ceil(seg / SEG_MAX).astype(int))
-            # a stub is never split: its point may be near another stub at its spot, which
-            # the check allows only for stubs
-            k[[0, -1]] = 1
-            if (k == 1).all():
-                continue
-            changed = True
-            idx = np.repeat(np.arange(len(seg)), k)
-            first = np.cumsum(k) - k
-            f = (np.arange(len(idx)) - first[idx] + 1) / k[idx]
-            dense = pts[idx] + f[:, None] * (pts[idx + 1] - pts[idx])
-            if len(seg) == 1:  # one segment from spot to spot: no stub node yet
-                dense = np.concatenate([[(pts[0] + pts[1]) / 2], pts[1:]])
-            self.inner[e] = dense[:-1]
-        if changed:
-            self._index()
+        X, segs = self.X, self.segs
+        if not len(segs):
+            return
+        a, b = X[segs[:, 0]], X[segs[:, 1]]
+        k = np.maximum(1, np.ceil(np.hypot(*(b - a).T) / SEG_MAX).astype(int))
+        # a stub is never split: its point may be near another stub at its spot, which the
+        # check allows only for stubs
+        k[self.seg_pos == 0] = 1
+        k[self.seg_last] = 1
+        curves = np.unique(self.seg_curve[k > 1])
+        if not len(curves):
+            return
+        # every segment of a curve with a long one, cut into k: the points at 1/k .. k/k
+        # along it (the last one of the curve is its end spot, not kept)
+        on = np.isin(self.seg_curve, curves)
+        js = np.flatnonzero(on)
+        kk = k[js]
+        idx = np.repeat(np.arange(len(js)), kk)
+        first = np.cumsum(kk) - kk
+        f = (np.arange(len(idx)) - first[idx] + 1) / kk[idx]
+        aj, bj = a[js][idx], b[js][idx]
+        dense = aj + f[:, None] * (bj - aj)
+        ends = np.cumsum(np.bincount(self.seg_curve[js][idx], minlength=len(self.ends))[curves])
+        starts = ends - np.diff(np.r_[0, ends])
+        for e, lo, hi in zip(curves.tolist(), starts.tolist(), ends.tolist(), strict=True):
+            self.inner[e] = dense[lo : hi - 1]
+        self._index()
 
     def drop_points(self, parity: int) -> None:
         """Drop inner points that can move onto the chord of their neighbours within their
@@ -433,11 +448,11 @@ class _Net:
         ok &= np.hypot(*move.T) <= lim[mid, _sector(move)]
         if not ok.any():
             return
-        drop = np.zeros(len(X), dtype=bool)
-        drop[mid[ok]] = True
-        for e in range(len(self.ends)):
-            ids = np.arange(self.offs[e], self.offs[e + 1])
-            self.inner[e] = X[ids[~drop[ids]]]
+        keep = np.ones(len(X), dtype=bool)
+        keep[mid[ok]] = False
+        keep = keep[S:]
+        sizes = np.bincount(self.node_curve[S:][keep], minlength=len(self.ends))
+        self.inner = np.split(X[S:][keep], np.cumsum(sizes)[:-1])
         self._index()
 
     # -- the result ---------------------------------------------------------------------------
@@ -527,14 +542,16 @@ def _limits(n: int, who: np.ndarray, u: np.ndarray, budget: np.ndarray) -> np.nd
     lim = np.full((n, SECTORS), STEP)
     if not len(who):
         return lim
+    # the constraints point by point (a stable sort of small keys is a radix sort: far
+    # faster than of int64, and the same order)
+    order = np.argsort(who.astype(np.uint16) if n < 1 << 16 else who, kind="stable")
+    w, u, budget = who[order], u[order], budget[order]
     # c: the cosine of the least angle between u and a direction in the sector
     dot = u @ _AXES.T
     crs = np.abs(u[:, :1] * _AXES[:, 1] - u[:, 1:] * _AXES[:, 0])
     c = np.where(dot >= _COS_HALF, 1.0, dot * _COS_HALF + crs * _SIN_HALF)
     cap = np.where(c > 1e-9, budget[:, None] / np.maximum(c, 1e-9), np.inf)
-    order = np.argsort(who, kind="stable")
-    w = who[order]
     starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]])
-    least = np.minimum.reduceat(cap[order], starts, axis=0)
+    least = np.minimum.reduceat(cap, starts, axis=0)
     lim[w[starts]] = np.minimum(lim[w[starts]], least)
     return lim
