@@ -154,8 +154,8 @@ class _Mesh:
         self.spot_vertex = vertex[: len(spots)].tolist()
         # every constrained chain: (owner, vertex ids); owner >= 0 is a curve, else a kind
         self.chains: list[tuple[int, list[int]]] = []
-        for owner, at, count in lines:
-            ids = vertex[at : at + count]
+        for owner, start, count in lines:
+            ids = vertex[start : start + count]
             if (ids >= 0).all():
                 if count > 1:
                     self.chains.append((owner, ids.tolist()))
