@@ -181,6 +181,7 @@ class _Net:
         empty = np.zeros(0, dtype=np.int64)
         if not len(segs):
             z = np.zeros(0)
+            self._kin = np.zeros(0, dtype=bool)
             return empty, empty, z, np.zeros((0, 2)), z, z
         x, y = X[:, 0].copy(), X[:, 1].copy()
         s0, s1 = segs[:, 0], segs[:, 1]

@@ -159,3 +159,9 @@ def test_a_failed_tidy_keeps_the_routed_drawing(
     assert "tidy failed" in caplog.text
     check_geometry(g.drawing)
     assert len(g.drawing.spots) == 4 and _least_spot_distance(g.drawing) > 2 * SPOT_GAP
+
+
+def test_a_drawing_without_curves_tidies_too() -> None:
+    d = tidy(Drawing.start(6))
+    assert len(d.spots) == 6 and not d.curves
+    assert _least_spot_distance(d) >= SPOTS_APART
