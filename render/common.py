@@ -181,8 +181,10 @@ def font(px: int, bold: bool = False) -> Font:
         return ImageFont.load_default(px)
 
 
+@lru_cache(maxsize=2048)
 def text_width(text: str, f: Font) -> float:
-    return f.getlength(text)
+    """Cached: the header measures the same names and counters on every picture."""
+    return float(f.getlength(text))
 
 
 def fit(text: str, f: Font, width: float) -> str:
