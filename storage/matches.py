@@ -139,6 +139,17 @@ class Matches:
         return None if loaded is None else loaded[1]
 
     @guarded
+    async def get_revised(self, match_id: str) -> tuple[str, Record] | None:
+        """The record and its revision (changed by every write), or None when there is none."""
+        return await self._load(match_id)
+
+    @guarded
+    async def revision(self, match_id: str) -> str | None:
+        """The record's current revision alone: a cheap "did it change since?" check."""
+        rev = await self._r.hget(self._keys.match(match_id), "r")
+        return None if rev is None else text(rev)
+
+    @guarded
     async def ttl(self, match_id: str) -> float | None:
         """Seconds until the record expires, or None when it never does (active matches)."""
         ms = await self._r.pttl(self._keys.match(match_id))

@@ -72,9 +72,10 @@ async def refresh(
 
 async def _refresh(svc: Services, bot: Bot, match_id: str, places: tuple[int, ...] | None) -> None:
     for _ in range(ROUNDS):
-        record = await svc.store.matches.get(match_id)
-        if record is None:
+        loaded = await svc.store.matches.get_revised(match_id)
+        if loaded is None:
             return
+        rev, record = loaded
         try:
             match = _load(record, svc)
         except BadMatchRecord as e:
@@ -84,7 +85,7 @@ async def _refresh(svc: Services, bot: Bot, match_id: str, places: tuple[int, ..
         for i in indexes:
             if 0 <= i < len(match.places):
                 await _show(svc, bot, match, i)
-        if await svc.store.matches.get(match_id) == record:
+        if await svc.store.matches.revision(match_id) == rev:
             return
         places = None  # it changed while we edited: bring every place up to date
     await later(svc, match_id, RETRY_SOON)

@@ -27,6 +27,24 @@ async def test_create_get_roundtrip(store: storage.Store) -> None:
     assert await store.matches.get(storage.new_match_id()) is None
 
 
+async def test_the_revision_changes_with_every_write_and_only_then(store: storage.Store) -> None:
+    rec = record()
+    assert await store.matches.revision(rec["id"]) is None
+    assert await store.matches.get_revised(rec["id"]) is None
+    await store.matches.create(rec)
+    loaded = await store.matches.get_revised(rec["id"])
+    assert loaded is not None and loaded[1] == rec
+    first = loaded[0]
+    assert await store.matches.revision(rec["id"]) == first  # reading changes nothing
+    await store.matches.update(rec["id"], bump)
+    second = await store.matches.revision(rec["id"])
+    assert second not in (None, first)
+    await store.matches.update(rec["id"], lambda r: r)  # even a write of the same record
+    assert await store.matches.revision(rec["id"]) not in (first, second)
+    await store.matches.delete(rec["id"])
+    assert await store.matches.revision(rec["id"]) is None
+
+
 async def test_create_refuses_a_taken_id(store: storage.Store) -> None:
     rec = record()
     await store.matches.create(rec)
