@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+from typing import Any
+
+import pytest
 
 import storage
+from bot.telegram import boards
 from playground.client import MessageView, UserHandle
-from tests.bot.helpers import buttons, version, wait_message
+from tests.bot.helpers import buttons, message, version, wait_message
 from tests.fixtures.playground import ScenarioClient
 
 LINK = re.compile(r"https://t\.me/\S+\?start=[A-Za-z0-9_-]+")
@@ -105,3 +109,46 @@ async def test_startgroup_link_opens_a_lobby_in_that_group(pg: ScenarioClient) -
     await bob.press("Join", board, group)
     board = await wait_message(group, board.message_id, lambda m: "To move" in (m.caption or ""))
     assert buttons(board, "p")
+
+
+async def test_a_board_that_missed_an_edit_is_shown_again_when_tapped(
+    pg: ScenarioClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replica killed between a move's write and its edits leaves a board behind with no
+    error to tell. Its player's tap finds it out of date and, a while after the change, the
+    bot shows it again."""
+    await pg.set_limits(enabled=False)
+    alice, bob = await pg.user("alice"), await pg.user("bob")
+    a_id, url = await _challenge(pg, alice, "/challenge boxes")
+    await bob.open_link(url)
+    b_board = next(m for m in reversed(await bob.private.bot_messages()) if m.media)
+    a_now = await wait_message(alice.private, a_id, lambda m: "Your move" in (m.caption or ""))
+
+    show = boards._show
+    missed: list[int] = []
+
+    async def lose_bobs_edit(svc: Any, bot: Any, match: Any, i: int) -> None:
+        if match.places[i].chat == bob.id and not missed:
+            missed.append(i)  # as if the replica died here
+            return
+        await show(svc, bot, match, i)
+
+    monkeypatch.setattr(boards, "_show", lose_bobs_edit)
+    await _tap_move(alice, a_now)
+    await wait_message(alice.private, a_id, lambda m: version(m) == version(a_now) + 1)
+    await pg.settle()
+    stale = await message(bob.private, b_board.message_id)
+    assert missed and version(stale) == version(a_now)
+
+    r, c = buttons(stale, "p")[0]
+    popup = await bob.press_button(r, c, stale)  # right after the change: it is on its way
+    assert popup is not None and "look again" in popup.text
+    await pg.settle()
+    assert version(await message(bob.private, b_board.message_id)) == version(a_now)
+    pg.clock.advance(boards.HEAL_AFTER + 1)
+    popup = await bob.press_button(r, c, stale)
+    assert popup is not None and "look again" in popup.text
+    healed = await wait_message(
+        bob.private, b_board.message_id, lambda m: version(m) == version(a_now) + 1
+    )
+    assert "Your move" in (healed.caption or "")

@@ -287,19 +287,37 @@ class Board:
         return versions.pop() if len(versions) == 1 else None
 
     async def same_version(
-        self, timeout: float = WAIT, seats: list[Seat] | None = None
+        self, timeout: float = WAIT, seats: list[Seat] | None = None, nudge: float | None = None
     ) -> int | None:
+        """The version every board shows, once they agree. With ``nudge``, a player whose
+        board has stayed behind that long taps it, as a person would: a board can miss an
+        edit with no error to tell (a replica killed between a move's write and its edits),
+        and the bot shows a board again when a tap finds it out of date."""
         deadline = time.monotonic() + timeout
+        nudge_at = None if nudge is None else time.monotonic() + nudge
         while True:
             v = self.settled_version(seats)
             if v is not None or self.over(seats):
                 return v
+            if nudge_at is not None and time.monotonic() > nudge_at:
+                self._tap_stale(seats or self.seats)
+                nudge_at = time.monotonic() + nudge
             if time.monotonic() > deadline:
                 raise AssertionError(
                     f"boards of match {self.id} disagree: "
                     f"{[self.view(s).get('caption') for s in self.seats]}"
                 )
             await asyncio.sleep(0.02)
+
+    def _tap_stale(self, seats: list[Seat]) -> None:
+        shown = {s.key: version(self.view(s)) for s in seats}
+        newest = max((v for v in shown.values() if v is not None), default=None)
+        for seat in seats:
+            v = shown[seat.key]
+            moves = move_buttons(self.view(seat))
+            if newest is not None and v is not None and v < newest and moves:
+                r, c, _ = moves[0]
+                self.press(seat.user, seat, r, c)
 
     def over(self, seats: list[Seat] | None = None) -> bool:
         return all(finished(self.view(s)) for s in seats or self.seats)
@@ -311,7 +329,7 @@ class Board:
         ones each), every spectator one; returns once the boards moved on (False when the
         match is over). With ``patience``, taps again whenever that long passes without a
         change (taps can be lost while the bot or Redis is down)."""
-        v = await self.same_version(timeout)
+        v = await self.same_version(timeout, nudge=patience)
         if self.over():
             return False
         first = len(self.taps)
