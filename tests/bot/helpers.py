@@ -132,3 +132,12 @@ async def stored_match(redis_url: str, board: MessageView) -> Match:
         await store.close()
     assert record is not None
     return Match.from_json(record)
+
+
+async def quick_game(user: UserHandle, button: str) -> MessageView:
+    """``/new`` and a "⚡ … vs bot" button in the user's private chat; the board, once it has
+    its keyboard."""
+    await user.send("/new")
+    await user.press(button)
+    first = await user.private.last_message()
+    return await wait_message(user.private, first.message_id, lambda m: bool(m.buttons))

@@ -12,6 +12,7 @@ from tests.bot.helpers import (
     buttons,
     finished,
     message,
+    quick_game,
     stored_match,
     texts,
     version,
@@ -225,10 +226,7 @@ async def test_idle_lobby_is_closed_politely(pg: ScenarioClient) -> None:
 async def test_boxes_record_reads_back(pg: ScenarioClient) -> None:
     await pg.set_limits(enabled=False)
     alice = await pg.user("alice", lang="en")
-    await alice.send("/new")
-    await alice.press("⚡ Boxes vs bot")
-    first = await alice.private.last_message()
-    board = await wait_message(alice.private, first.message_id, lambda m: bool(m.buttons))
+    board = await quick_game(alice, "⚡ Boxes vs bot")
     rng = random.Random(4)
     for _ in range(3):
         v = version(board)

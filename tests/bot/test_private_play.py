@@ -10,16 +10,13 @@ import random
 import pytest
 from PIL import Image
 
-from tests.bot.helpers import buttons, message, play_to_end, version, wait_message
+from tests.bot.helpers import buttons, message, play_to_end, quick_game, version, wait_message
 from tests.fixtures.playground import ScenarioClient
 
 
 async def test_quick_dots_against_the_bot_is_two_taps(pg: ScenarioClient) -> None:
     alice = await pg.user("alice", lang="en")
-    await alice.send("/new")
-    await alice.press("⚡ Dots vs bot")
-    board = await alice.private.last_message()
-    board = await wait_message(alice.private, board.message_id, lambda m: bool(m.buttons))
+    board = await quick_game(alice, "⚡ Dots vs bot")
     assert board.media is not None, "the board is a picture"
     assert "Dots" in (board.caption or "") and "To move: Alice" in (board.caption or "")
     png = await alice.private.last_photo()
@@ -88,10 +85,7 @@ async def test_a_long_think_shows_the_persons_move_first(pg: ScenarioClient) -> 
     await pg.restart_bot()
     await pg.set_limits(enabled=False)
     alice = await pg.user("alice", lang="en")
-    await alice.send("/new")
-    await alice.press("⚡ Boxes vs bot")
-    board = await alice.private.last_message()
-    board = await wait_message(alice.private, board.message_id, lambda m: bool(m.buttons))
+    board = await quick_game(alice, "⚡ Boxes vs bot")
     seen: list[str] = []
     v = version(board)
     r, c = buttons(board, "p")[0]

@@ -17,6 +17,7 @@ from tests.bot.helpers import (
     finished,
     message,
     play_to_end,
+    quick_game,
     stored_match,
     texts,
     wait_message,
@@ -32,10 +33,7 @@ def _spots(board: MessageView) -> list[str]:
 async def test_pick_spots_flip_previews_then_play(pg: ScenarioClient) -> None:
     await pg.set_limits(enabled=False)
     alice = await pg.user("alice", lang="en")
-    await alice.send("/new")
-    await alice.press("⚡ Sprouts vs bot")
-    first = await alice.private.last_message()
-    board = await wait_message(alice.private, first.message_id, lambda m: bool(m.buttons))
+    board = await quick_game(alice, "⚡ Sprouts vs bot")
     assert _spots(board) == ["1•••", "2•••", "3•••", "4•••"], texts(board)
     assert not buttons(board, "p"), "nothing is played before two spots are chosen"
     start_png = await alice.private.last_photo()
@@ -88,10 +86,7 @@ async def test_pick_spots_flip_previews_then_play(pg: ScenarioClient) -> None:
 async def test_typed_sprouts_moves_and_errors(pg: ScenarioClient) -> None:
     await pg.set_limits(enabled=False)
     alice = await pg.user("alice", lang="ru")
-    await alice.send("/new")
-    await alice.press("⚡ Рассада с ботом")
-    first = await alice.private.last_message()
-    board = await wait_message(alice.private, first.message_id, lambda m: bool(m.buttons))
+    board = await quick_game(alice, "⚡ Рассада с ботом")
     await alice.send("9-9")
     reply = await alice.private.last_message()
     assert "Точки 9 нет" in (reply.text or ""), reply.text
