@@ -426,11 +426,21 @@ def check_geometry(drawing: Drawing, new: Iterable[int] | None = None) -> None:
     mids = (segs[:, 0] + segs[:, 1]) / 2
     halves = np.hypot(*(segs[:, 1] - segs[:, 0]).T) / 2
     reach = float(halves.max()) + float(halves[a_idx].max()) + MIN_GAP + 1e-6
-    near = cKDTree(mids[a_idx]).sparse_distance_matrix(cKDTree(mids), reach, output_type="ndarray")
-    gi = a_idx[near["i"].astype(np.int64)]
-    jj = near["j"].astype(np.int64)
-    # Each unordered pair once: drop (new, new) pairs seen from the other side.
-    keep = ~(is_new[jj] & (jj <= gi))
+    if len(a_idx) == len(segs):  # the whole drawing: each unordered pair once from one tree
+        pairs = cKDTree(mids).query_pairs(reach, output_type="ndarray").astype(np.int64)
+        gi, jj = pairs[:, 0], pairs[:, 1]
+    else:
+        near = cKDTree(mids[a_idx]).sparse_distance_matrix(
+            cKDTree(mids), reach, output_type="ndarray"
+        )
+        gi = a_idx[near["i"].astype(np.int64)]
+        jj = near["j"].astype(np.int64)
+        # Each unordered pair once: drop (new, new) pairs seen from the other side.
+        keep = ~(is_new[jj] & (jj <= gi))
+        gi, jj = gi[keep], jj[keep]
+    # No two points of the segments are nearer than their middles less both half lengths.
+    gap = np.hypot(*(mids[gi] - mids[jj]).T) - halves[gi] - halves[jj]
+    keep = gap < MIN_GAP
     gi, jj = gi[keep], jj[keep]
     same = owner[gi] == owner[jj]
     apart = np.abs(gi - jj)
