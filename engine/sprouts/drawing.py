@@ -324,13 +324,13 @@ class Drawing:
         """The unbounded face first, then one bounded face per outer walk, in walk order."""
         outside = set(self.outside_walk)
         outers = [w for w in range(len(self.walks)) if w not in outside]
-        polys = {w: self.walk_polygon(w) for w in outers}
+        probes = [self.place(self.walks[w].spots[0]) for w in self.outside_walk]
+        inside = _inside_many(probes, [self.walk_polygon(w) for w in outers])
         holes: dict[int | None, list[int]] = {None: [], **{w: [] for w in outers}}
         for piece, w_out in enumerate(self.outside_walk):
-            probe = self.place(self.walks[w_out].spots[0])
             best: int | None = None
-            for w in outers:
-                if self.walks[w].piece == piece or not _inside(probe, polys[w]):
+            for k, w in enumerate(outers):
+                if self.walks[w].piece == piece or not inside[piece, k]:
                     continue
                 if best is None or self.walks[w].area < self.walks[best].area:
                     best = w
@@ -399,15 +399,21 @@ def _shoelace(pts: np.ndarray) -> float:
     return float(np.sum(x[:-1] * y[1:] - x[1:] * y[:-1]))
 
 
-def _inside(p: Point, poly: np.ndarray) -> bool:
-    """Even-odd ray test; ``p`` never lies on ``poly``."""
-    x, y = p
-    xs, ys = poly[:, 0], poly[:, 1]
-    xn, yn = np.roll(xs, -1), np.roll(ys, -1)
-    cross = (ys > y) != (yn > y)
+def _inside_many(probes: Sequence[Point], polys: Sequence[np.ndarray]) -> np.ndarray:
+    """Even-odd ray tests of every probe in every polygon, as a (probes, polygons) bool array;
+    no probe lies on a polygon. All edges at once: a drawing has up to a few thousand."""
+    if not polys or not probes:
+        return np.zeros((len(probes), len(polys)), dtype=bool)
+    a = np.concatenate(polys)
+    b = np.concatenate([np.roll(p, -1, axis=0) for p in polys])
+    starts = np.cumsum([0] + [len(p) for p in polys[:-1]])
+    px, py = np.asarray(probes, dtype=float).T[:, :, None]
+    ax, ay, bx, by = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
+    cross = (ay > py) != (by > py)
     with np.errstate(divide="ignore", invalid="ignore"):
-        xi = xs + (y - ys) * (xn - xs) / (yn - ys)
-    return bool(np.count_nonzero(cross & (xi > x)) % 2)
+        xi = ax + (py - ay) * (bx - ax) / (by - ay)
+    hits = (cross & (xi > px)).astype(np.int64)
+    return np.add.reduceat(hits, starts, axis=1) % 2 == 1
 
 
 # -- the exact geometric check -------------------------------------------------------------
