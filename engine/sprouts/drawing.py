@@ -42,6 +42,7 @@ SPOT_GAP = 10.0  # a curve never comes closer than this to a spot it does not en
 STUB = 12.0  # within this of a spot, only its own curves' straight stubs may run
 MIN_ANGLE = math.radians(4)  # stubs round one spot are at least this far apart
 STRAIGHT_TOL = 0.25  # how far a stub's points may stray from its line (coordinates are rounded)
+STRAIGHT_MAX = 40  # stubs are judged over this many segments at most
 TAU = 2 * math.pi
 
 
@@ -144,7 +145,12 @@ class Drawing:
         (ax, ay), (bx, by) = first[0], second[-1]
         a, b = where[(ax, ay)], where[(bx, by)]
         curves = [*self.curves, Curve(a, n, tuple(first)), Curve(n, b, tuple(second))]
-        return Drawing([(s.x, s.y) for s in self.spots] + [c], curves, self.width, self.height)
+        child = Drawing([(s.x, s.y) for s in self.spots] + [c], curves, self.width, self.height)
+        # the old curves are the same: so are their arrays and stubs
+        for name in ("arrays", "_stub_runs"):
+            if name in self.__dict__:
+                child.__dict__["_parent_" + name] = self.__dict__[name]
+        return child
 
     def scaled(self, k: float) -> Drawing:
         """The same drawing ``k`` times larger (paper included): only the room between
@@ -206,7 +212,8 @@ class Drawing:
     @cached_property
     def arrays(self) -> list[np.ndarray]:
         """Each curve's points as an (n, 2) float array."""
-        return [np.asarray(c.points, dtype=float) for c in self.curves]
+        known = self.__dict__.get("_parent_arrays", [])
+        return known + [np.asarray(c.points, dtype=float) for c in self.curves[len(known) :]]
 
     def he_points(self, he: int) -> np.ndarray:
         """The points of a half-edge in its direction (``2e``: a→b, ``2e+1``: b→a)."""
@@ -480,33 +487,51 @@ def _segments(drawing: Drawing) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
 
 
 def _stub_runs(drawing: Drawing) -> list[int]:
-    """For each half-edge, how many of its first segments run straight out of its spot."""
+    """For each half-edge, how many of its first segments run straight out of its spot:
+    segments ``0..k`` count while every point up to ``k + 1`` lies within
+    :data:`STRAIGHT_TOL` of the line from the spot to that point, ever further along it (so
+    rounding near the spot does not tilt the line); at most :data:`STRAIGHT_MAX`, at least 1.
+    All half-edges at once, step by step, while any of them still runs straight."""
     cached = drawing.__dict__.get("_stub_runs")
     if cached is None:
-        cached = [_straight_run(drawing.he_points(he)) for he in range(2 * len(drawing.curves))]
+        known = drawing.__dict__.get("_parent__stub_runs", [])
+        cached = known + _straight_runs(drawing.arrays[len(known) // 2 :])
         drawing.__dict__["_stub_runs"] = cached
     return cached
 
 
-def _straight_run(pts: np.ndarray) -> int:
-    """How many segments from ``pts[0]`` lie on one straight line out of it (judged against
-    the line to the furthest of them, so rounding near the spot does not tilt it)."""
-    v = pts[1:] - pts[0]
-    best = 1
-    for k in range(1, min(len(v), 40)):
-        u = v[k]
-        norm = float(np.hypot(*u))
-        if norm == 0:
-            break
-        u = u / norm
-        w = v[: k + 1]
-        off = np.abs(w[:, 0] * u[1] - w[:, 1] * u[0])
-        along = w @ u
-        if np.all(off <= STRAIGHT_TOL) and np.all(np.diff(along) > 0) and along[0] > 0:
-            best = k + 1
-        else:
-            break
-    return best
+def _straight_runs(arrays: Sequence[np.ndarray]) -> list[int]:
+    """:func:`_stub_runs` of these curves (two half-edges each)."""
+    H = 2 * len(arrays)
+    best = np.ones(H, dtype=np.int64)
+    if H:
+        m = np.array([len(p) - 1 for p in arrays for _ in (0, 1)])  # segments
+        K = int(min(m.max(), STRAIGHT_MAX))
+        # each half-edge's first K segments' ends, less its spot (NaN past its end)
+        v = np.full((H, K, 2), np.nan)
+        for h, pts in enumerate(arrays):
+            head, tail = pts[: K + 1], pts[: -K - 2 : -1]
+            v[2 * h, : len(head) - 1] = head[1:] - head[0]
+            v[2 * h + 1, : len(tail) - 1] = tail[1:] - tail[0]
+        alive = np.ones(H, dtype=bool)
+        for k in range(1, K):
+            run = np.flatnonzero(alive & (m > k))
+            if not len(run):
+                break
+            w = v[run, : k + 1]
+            norm = np.hypot(*w[:, k].T)
+            u = w[:, k] / np.where(norm > 0, norm, 1.0)[:, None]
+            off = np.abs(w[..., 0] * u[:, None, 1] - w[..., 1] * u[:, None, 0])
+            along = np.einsum("hjc,hc->hj", w, u)
+            ok = (
+                (norm > 0)
+                & np.all(off <= STRAIGHT_TOL, axis=1)
+                & np.all(np.diff(along, axis=1) > 0, axis=1)
+                & (along[:, 0] > 0)
+            )
+            best[run[ok]] = k + 1
+            alive[run[~ok]] = False
+    return best.tolist()
 
 
 def _in_stub(
