@@ -53,7 +53,8 @@ class Model(NamedTuple):
     kin: int
     edge: float
     step: float
-    reach: float
+    reach: float  # a spot's search radius, at least
+    node_reach: float  # a curve point's
     smooth_rounds: int
     push: float
     hard_push: float
@@ -173,6 +174,16 @@ def _near(X: np.ndarray, i: int, a: int, b: int) -> tuple[float, float, float, f
 
 
 @njit(cache=True)
+def _gap(px: float, py: float, ex: float, ey: float, den: float, vx: float, vy: float) -> float:
+    """Distance from ``v`` to the segment from ``p`` along ``e`` (``den``: ``|e|²``), as
+    :func:`_near` computes it."""
+    t = min(max(((vx - px) * ex + (vy - py) * ey) / den, 0.0), 1.0)
+    dx = px + t * ex - vx
+    dy = py + t * ey - vy
+    return math.sqrt(dx * dx + dy * dy)
+
+
+@njit(cache=True)
 def _doubled(a: np.ndarray) -> np.ndarray:
     b = np.empty(2 * len(a), a.dtype)
     b[: len(a)] = a
@@ -186,9 +197,9 @@ def search(
     """The (point, segment) pairs closer than the reach (``spot_reach`` for the ``S``
     spots), the point not an end of the segment, segment by segment.
 
-    Inner points are put in a grid of cells as wide as their reach, and each segment looks
-    only in the cells its box, widened by the reach, covers; spots (a few dozen) are tried
-    against every segment's widened box."""
+    Inner points are put in a grid of cells as wide as their reach, row by row, and each
+    segment looks only in the cells its box, widened by the reach, covers (a run of cells
+    in each row); spots (a few dozen) are tried against every segment's widened box."""
     N = len(X)
     M = len(segs)
     h = node_reach
@@ -201,7 +212,7 @@ def search(
         y0, y1 = min(y0, X[p, 1]), max(y1, X[p, 1])
     nx = int((x1 - x0) / h) + 1
     ny = int((y1 - y0) / h) + 1
-    # the inner points cell by cell (a counting sort)
+    # the inner points cell by cell (a counting sort), with their coordinates
     cell = np.empty(N - S, np.int64)
     start = np.zeros(nx * ny + 1, np.int64)
     for p in range(S, N):
@@ -212,46 +223,51 @@ def search(
         start[c + 1] += start[c]
     at = start[:-1].copy()
     items = np.empty(N - S, np.int64)
+    gx = np.empty(N - S)
+    gy = np.empty(N - S)
     for p in range(S, N):
         c = cell[p - S]
         items[at[c]] = p
+        gx[at[c]] = X[p, 0]
+        gy[at[c]] = X[p, 1]
         at[c] += 1
     out_i = np.empty(4 * (N + M) + 16, np.int64)
     out_j = np.empty(4 * (N + M) + 16, np.int64)
     count = 0
-    found = np.empty(S + N, np.int64)  # this segment's points (a scratch list)
     for j in range(M):
         a, b = segs[j, 0], segs[j, 1]
-        lox, hix = min(X[a, 0], X[b, 0]), max(X[a, 0], X[b, 0])
-        loy, hiy = min(X[a, 1], X[b, 1]), max(X[a, 1], X[b, 1])
-        n = 0
+        px, py = X[a, 0], X[a, 1]
+        ex, ey = X[b, 0] - px, X[b, 1] - py
+        den = max(ex * ex + ey * ey, 1e-12)
+        lox, hix = min(px, X[b, 0]), max(px, X[b, 0])
+        loy, hiy = min(py, X[b, 1]), max(py, X[b, 1])
+        if count + S + N > len(out_i):
+            out_i, out_j = _doubled(out_i), _doubled(out_j)
         for i in range(S):
-            x, y = X[i, 0], X[i, 1]
-            if x < lox - spot_reach or x > hix + spot_reach:
+            vx, vy = X[i, 0], X[i, 1]
+            r = spot_reach
+            if vx < lox - r or vx > hix + r or vy < loy - r or vy > hiy + r:
                 continue
-            if y < loy - spot_reach or y > hiy + spot_reach:
-                continue
-            if i != a and i != b and _near(X, i, a, b)[0] < spot_reach:
-                found[n] = i
-                n += 1
+            if i != a and i != b and _gap(px, py, ex, ey, den, vx, vy) < r:
+                out_i[count] = i
+                out_j[count] = j
+                count += 1
         cx0 = max(math.floor((lox - h - x0) / h), 0)
         cx1 = min(math.floor((hix + h - x0) / h), nx - 1)
         cy0 = max(math.floor((loy - h - y0) / h), 0)
         cy1 = min(math.floor((hiy + h - y0) / h), ny - 1)
+        if cx0 > cx1:
+            continue
         for cy in range(cy0, cy1 + 1):
-            for cx in range(cx0, cx1 + 1):
-                c = cy * nx + cx
-                for q in range(start[c], start[c + 1]):
-                    i = items[q]
-                    if i != a and i != b and _near(X, i, a, b)[0] < node_reach:
-                        found[n] = i
-                        n += 1
-        while count + n > len(out_i):
-            out_i = _doubled(out_i)
-            out_j = _doubled(out_j)
-        out_i[count : count + n] = found[:n]
-        out_j[count : count + n] = j
-        count += n
+            for q in range(start[cy * nx + cx0], start[cy * nx + cx1 + 1]):
+                vx, vy = gx[q], gy[q]
+                if vx < lox - h or vx > hix + h or vy < loy - h or vy > hiy + h:
+                    continue
+                i = items[q]
+                if i != a and i != b and _gap(px, py, ex, ey, den, vx, vy) < h:
+                    out_i[count] = i
+                    out_j[count] = j
+                    count += 1
     return out_i[:count], out_j[:count]
 
 
@@ -259,7 +275,7 @@ def search(
 def pairs(X: np.ndarray, S: int, ix: Index, m: Model, rho: float) -> Pairs:
     """The pairs near each other, with what the limits and forces need of them."""
     spot_reach = max(m.reach, rho * m.curve_spot_room)
-    node_reach = max(m.reach, rho * m.curve_room)
+    node_reach = max(m.node_reach, rho * m.curve_room)
     ii, jj = search(X, S, ix.segs, spot_reach, node_reach)
     n = len(ii)
     dist = np.empty(n)
@@ -296,36 +312,47 @@ def _sector(x: float, y: float) -> int:
 
 
 @njit(cache=True)
-def _limit(lim: np.ndarray, w: int, ux: float, uy: float, budget: float) -> None:
-    """Point ``w`` may move at most ``budget`` along ``u``: in each sector, the longest move
+def _limit(cap: np.ndarray, sector: np.ndarray, w: int, ux: float, uy: float, b: float) -> None:
+    """Point ``w`` may move at most ``b`` along ``u``: in its sector, the longest move
     whose component along ``u`` stays within it (``c``: the cosine of the least angle
     between ``u`` and a direction in the sector)."""
-    for s in range(SECTORS):
-        ax, ay = _AXIS_X[s], _AXIS_Y[s]
-        dot = ux * ax + uy * ay
-        c = 1.0 if dot >= _COS_HALF else dot * _COS_HALF + abs(ux * ay - uy * ax) * _SIN_HALF
-        if c > 1e-9:
-            lim[w, s] = min(lim[w, s], budget / c)
+    s = sector[w]
+    if s < 0:
+        return
+    ax, ay = _AXIS_X[s], _AXIS_Y[s]
+    dot = ux * ax + uy * ay
+    c = 1.0 if dot >= _COS_HALF else dot * _COS_HALF + abs(ux * ay - uy * ax) * _SIN_HALF
+    if c > 1e-9:
+        cap[w] = min(cap[w], b / c)
 
 
 @njit(cache=True)
 def limits(
-    X: np.ndarray, S: int, ix: Index, pr: Pairs, m: Model, width: float, height: float
+    X: np.ndarray,
+    S: int,
+    ix: Index,
+    pr: Pairs,
+    m: Model,
+    width: float,
+    height: float,
+    sector: np.ndarray,
 ) -> np.ndarray:
-    """How far each point may move in each direction sector this step."""
+    """How far each point may move this step in the direction sector ``sector`` (per
+    point; -1: any length, the point is not asked about). A point's allowance is kept per
+    sector; a step asks each point about one sector only, that of its force."""
     segs, stub_spot, stub_node = ix.segs, ix.stub_spot, ix.stub_node
     p_i, p_j, p_dist, p_ux, p_uy, p_need = pr.i, pr.j, pr.dist, pr.ux, pr.uy, pr.need
     N = len(X)
-    lim = np.full((N, SECTORS), m.step)
+    lim = np.full(N, m.step)
     # a point and a segment: each may take a third of the room beyond the gap
     for k in range(len(p_i)):
         d = p_dist[k]
         budget = max(d - min(p_need[k], d), 0.0) / 3
         if budget < m.step:
             j = p_j[k]
-            _limit(lim, p_i[k], p_ux[k], p_uy[k], budget)
-            _limit(lim, segs[j, 0], -p_ux[k], -p_uy[k], budget)
-            _limit(lim, segs[j, 1], -p_ux[k], -p_uy[k], budget)
+            _limit(lim, sector, p_i[k], p_ux[k], p_uy[k], budget)
+            _limit(lim, sector, segs[j, 0], -p_ux[k], -p_uy[k], budget)
+            _limit(lim, sector, segs[j, 1], -p_ux[k], -p_uy[k], budget)
     # two spots: each may take half
     for i in range(S):
         for j in range(i + 1, S):
@@ -334,10 +361,12 @@ def limits(
             budget = max(d - min(m.hard_spots, d), 0.0) / 2
             if budget < m.step:
                 inv = 1.0 / max(d, 1e-12)
-                _limit(lim, i, wx * inv, wy * inv, budget)
-                _limit(lim, j, -wx * inv, -wy * inv, budget)
+                _limit(lim, sector, i, wx * inv, wy * inv, budget)
+                _limit(lim, sector, j, -wx * inv, -wy * inv, budget)
     # the paper's edge
     for p in range(N):
+        if sector[p] < 0:
+            continue
         for axis in range(2):
             top = width if axis == 0 else height
             for sign in (-1.0, 1.0):
@@ -345,9 +374,9 @@ def limits(
                 if room < m.step:
                     budget = max(room, 0.0)
                     if axis == 0:
-                        _limit(lim, p, sign, 0.0, budget)
+                        _limit(lim, sector, p, sign, 0.0, budget)
                     else:
-                        _limit(lim, p, 0.0, sign, budget)
+                        _limit(lim, sector, p, 0.0, sign, budget)
     # stubs stay long enough to be straight for the check
     for k in range(len(stub_spot)):
         a, b = stub_spot[k], stub_node[k]
@@ -356,8 +385,8 @@ def limits(
         budget = max(d - min(m.hard_stub, d), 0.0) / 2
         if budget < m.step:
             inv = 1.0 / max(d, 1e-12)
-            _limit(lim, a, wx * inv, wy * inv, budget)
-            _limit(lim, b, -wx * inv, -wy * inv, budget)
+            _limit(lim, sector, a, wx * inv, wy * inv, budget)
+            _limit(lim, sector, b, -wx * inv, -wy * inv, budget)
     return lim
 
 
@@ -542,12 +571,15 @@ def step(X: np.ndarray, S: int, ix: Index, m: Model, width: float, height: float
     """One step of the relaxation: every point's move (its force cut to its allowance in
     the force's direction sector; stubs that would turn too close not moved)."""
     pr = pairs(X, S, ix, m, width / m.width)
-    lim = limits(X, S, ix, pr, m, width, height)
     F = forces(X, S, ix, pr, m, width, height)
+    sector = np.empty(len(F), np.int64)
+    for p in range(len(F)):
+        sector[p] = _sector(F[p, 0], F[p, 1])
+    lim = limits(X, S, ix, pr, m, width, height, sector)
     D = np.empty_like(F)
     for p in range(len(F)):
         norm = math.hypot(F[p, 0], F[p, 1])
-        cap = lim[p, _sector(F[p, 0], F[p, 1])]
+        cap = lim[p]
         scale = min(1.0, cap / max(norm, 1e-12))
         D[p, 0] = F[p, 0] * scale
         D[p, 1] = F[p, 1] * scale
@@ -566,10 +598,10 @@ def droppable(
     stub's, whose neighbours are close and which can move onto their chord within its
     allowance."""
     node_pos, prev, nxt = ix.node_pos, ix.prev, ix.next
-    pr = pairs(X, S, ix, m, width / m.width)
-    lim = limits(X, S, ix, pr, m, width, height)
     N = len(X)
-    drop = np.zeros(N, np.bool_)
+    # the move onto the chord of each candidate, and its sector (-1: not a candidate)
+    move = np.zeros((N, 2))
+    sector = np.full(N, -1, np.int64)
     for p in range(S, N):
         a, b = prev[p - S], nxt[p - S]
         if node_pos[p] % 2 != parity or a < S or b < S:
@@ -581,9 +613,16 @@ def droppable(
         t = ((X[p, 0] - X[a, 0]) * cx + (X[p, 1] - X[a, 1]) * cy) / max(clen**2, 1e-12)
         if not 0.05 < t < 0.95:
             continue
-        mx = X[a, 0] + t * cx - X[p, 0]
-        my = X[a, 1] + t * cy - X[p, 1]
-        drop[p] = math.hypot(mx, my) <= lim[p, _sector(mx, my)]
+        move[p, 0] = X[a, 0] + t * cx - X[p, 0]
+        move[p, 1] = X[a, 1] + t * cy - X[p, 1]
+        sector[p] = _sector(move[p, 0], move[p, 1])
+    drop = np.zeros(N, np.bool_)
+    if (sector < 0).all():
+        return drop
+    pr = pairs(X, S, ix, m, width / m.width)
+    lim = limits(X, S, ix, pr, m, width, height, sector)
+    for p in range(S, N):
+        drop[p] = sector[p] >= 0 and math.hypot(move[p, 0], move[p, 1]) <= lim[p]
     return drop
 
 
