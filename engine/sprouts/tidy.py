@@ -161,7 +161,10 @@ class _Net:
             inner.append(np.asarray(body, dtype=float).reshape(-1, 2))
         sizes = np.array([len(a) for a in inner], dtype=np.int64)
         ends = np.array([(c.a - 1, c.b - 1) for c in d.curves], dtype=np.int64).reshape(-1, 2)
-        net = cls(np.concatenate([P, *inner]), len(P), sizes, ends)
+        X = np.concatenate([P, *inner])
+        if not np.isfinite(X).all():
+            raise TidyError("a point of the drawing is not finite")
+        net = cls(X, len(P), sizes, ends)
         net.width, net.height = d.width, d.height
         net.split_long()
         return net
@@ -174,6 +177,8 @@ class _Net:
     def step(self) -> float:
         """One step of the relaxation; returns the longest move made."""
         D = core.step(self.X, self.S, self.ix, MODEL, self.width, self.height)
+        if not np.isfinite(D).all():  # the kernels' grid needs finite points
+            raise TidyError("the relaxation diverged")
         self.X = self.X + D
         return float(np.hypot(D[:, 0], D[:, 1]).max()) if len(D) else 0.0
 

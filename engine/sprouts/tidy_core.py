@@ -94,7 +94,7 @@ class Pairs(NamedTuple):
 # -- the flat view ----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def index(S: int, sizes: np.ndarray, ends: np.ndarray) -> Index:
     """Every segment, every inner point's place and neighbours, every stub."""
     E = len(sizes)
@@ -157,7 +157,7 @@ def index(S: int, sizes: np.ndarray, ends: np.ndarray) -> Index:
 # -- the pairs near each other ----------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _near(X: np.ndarray, i: int, a: int, b: int) -> tuple[float, float, float, float]:
     """Distance from point ``i`` to segment ``ab``, the unit vector to its nearest point and
     where along ``ab`` that point lies."""
@@ -173,7 +173,7 @@ def _near(X: np.ndarray, i: int, a: int, b: int) -> tuple[float, float, float, f
     return dist, dx * inv, dy * inv, t
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _gap(px: float, py: float, ex: float, ey: float, den: float, vx: float, vy: float) -> float:
     """Distance from ``v`` to the segment from ``p`` along ``e`` (``den``: ``|e|²``), as
     :func:`_near` computes it."""
@@ -183,14 +183,14 @@ def _gap(px: float, py: float, ex: float, ey: float, den: float, vx: float, vy: 
     return math.sqrt(dx * dx + dy * dy)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _doubled(a: np.ndarray) -> np.ndarray:
     b = np.empty(2 * len(a), a.dtype)
     b[: len(a)] = a
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def search(
     X: np.ndarray, S: int, segs: np.ndarray, spot_reach: float, node_reach: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -271,7 +271,7 @@ def search(
     return out_i[:count], out_j[:count]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pairs(X: np.ndarray, S: int, ix: Index, m: Model, rho: float) -> Pairs:
     """The pairs near each other, with what the limits and forces need of them."""
     spot_reach = max(m.reach, rho * m.curve_spot_room)
@@ -305,13 +305,13 @@ def pairs(X: np.ndarray, S: int, ix: Index, m: Model, rho: float) -> Pairs:
 # -- the limits ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _sector(x: float, y: float) -> int:
     s = math.floor((math.atan2(y, x) + _HALF) / (_TAU / SECTORS))
     return s % SECTORS
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _limit(cap: np.ndarray, sector: np.ndarray, w: int, ux: float, uy: float, b: float) -> None:
     """Point ``w`` may move at most ``b`` along ``u``: in its sector, the longest move
     whose component along ``u`` stays within it (``c``: the cosine of the least angle
@@ -326,7 +326,7 @@ def _limit(cap: np.ndarray, sector: np.ndarray, w: int, ux: float, uy: float, b:
         cap[w] = min(cap[w], b / c)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def limits(
     X: np.ndarray,
     S: int,
@@ -393,7 +393,7 @@ def limits(
 # -- the forces ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _round_spots(spot: np.ndarray, ang: np.ndarray, S: int) -> tuple[np.ndarray, np.ndarray]:
     """For each stub, the next and the previous stub round its spot by angle (ties by
     place); a spot's only stub is its own neighbour."""
@@ -427,7 +427,7 @@ def _round_spots(spot: np.ndarray, ang: np.ndarray, S: int) -> tuple[np.ndarray,
     return after, before
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def forces(
     X: np.ndarray, S: int, ix: Index, pr: Pairs, m: Model, width: float, height: float
 ) -> np.ndarray:
@@ -533,7 +533,7 @@ def forces(
     return F
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _keep_angles(X: np.ndarray, D: np.ndarray, S: int, ix: Index, m: Model) -> None:
     """Moves that would bring two stubs round a spot closer than the check allows are
     cancelled (for the spot and both stubs), in place."""
@@ -566,7 +566,7 @@ def _keep_angles(X: np.ndarray, D: np.ndarray, S: int, ix: Index, m: Model) -> N
     D[:] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step(X: np.ndarray, S: int, ix: Index, m: Model, width: float, height: float) -> np.ndarray:
     """One step of the relaxation: every point's move (its force cut to its allowance in
     the force's direction sector; stubs that would turn too close not moved)."""
@@ -590,7 +590,7 @@ def step(X: np.ndarray, S: int, ix: Index, m: Model, width: float, height: float
 # -- the polylines ------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def droppable(
     X: np.ndarray, S: int, ix: Index, m: Model, width: float, height: float, parity: int
 ) -> np.ndarray:
@@ -626,7 +626,7 @@ def droppable(
     return drop
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def split_long(
     X: np.ndarray, S: int, sizes: np.ndarray, ix: Index, m: Model
 ) -> tuple[np.ndarray, np.ndarray]:
