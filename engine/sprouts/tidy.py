@@ -81,36 +81,38 @@ DISCS_PUSH = 1.5  # ... two spots whose discs overlap (it beats the curves round
 PULL = 0.2  # how hard curves contract
 
 
-MODEL = core.Model(
-    width=WIDTH,
-    height=HEIGHT,
-    spot_room=SPOT_ROOM,
-    discs_room=DISCS_ROOM,
-    curve_spot_room=CURVE_SPOT_ROOM,
-    disc_room=DISC_ROOM,
-    curve_room=CURVE_ROOM,
-    stub_len=STUB_LEN,
-    margin=MARGIN,
-    spot_wall=SPOT_WALL,
-    seg_max=SEG_MAX,
-    seg_drop=SEG_DROP,
-    eps=EPS,
-    hard_curve=HARD_CURVE,
-    hard_spot=HARD_SPOT,
-    hard_spots=HARD_SPOTS,
-    hard_stub=HARD_STUB,
-    hard_angle=HARD_ANGLE,
-    kin=KIN,
-    edge=EDGE,
-    step=STEP,
-    reach=REACH,
-    node_reach=NODE_REACH,
-    smooth_rounds=SMOOTH_ROUNDS,
-    push=PUSH,
-    hard_push=HARD_PUSH,
-    discs_push=DISCS_PUSH,
-    pull=PULL,
-)
+def model() -> core.Model:
+    """The numbers above for the kernels (read at each tidy, so that a bench may vary them)."""
+    return core.Model(
+        width=WIDTH,
+        height=HEIGHT,
+        spot_room=SPOT_ROOM,
+        discs_room=DISCS_ROOM,
+        curve_spot_room=CURVE_SPOT_ROOM,
+        disc_room=DISC_ROOM,
+        curve_room=CURVE_ROOM,
+        stub_len=STUB_LEN,
+        margin=MARGIN,
+        spot_wall=SPOT_WALL,
+        seg_max=SEG_MAX,
+        seg_drop=SEG_DROP,
+        eps=EPS,
+        hard_curve=HARD_CURVE,
+        hard_spot=HARD_SPOT,
+        hard_spots=HARD_SPOTS,
+        hard_stub=HARD_STUB,
+        hard_angle=HARD_ANGLE,
+        kin=KIN,
+        edge=EDGE,
+        step=STEP,
+        reach=REACH,
+        node_reach=NODE_REACH,
+        smooth_rounds=SMOOTH_ROUNDS,
+        push=PUSH,
+        hard_push=HARD_PUSH,
+        discs_push=DISCS_PUSH,
+        pull=PULL,
+    )
 
 
 class TidyError(Exception):
@@ -119,7 +121,7 @@ class TidyError(Exception):
 
 def tidy(drawing: Drawing, iterations: int = ITERATIONS) -> Drawing:
     """The drawing relaxed by ``iterations`` steps and fitted to the paper."""
-    net = _Net.of(drawing).fitted()
+    net = _Net.of(drawing, model()).fitted()
     for it in range(iterations):
         if it % 4 == 0:
             net.drop_points(it // 4 % 2)
@@ -134,7 +136,8 @@ class _Net:
     points of each curve in turn (``sizes[e]`` of them; curve ``e`` runs from spot
     ``ends[e, 0]`` to spot ``ends[e, 1]``); ``ix`` says where everything lies in it."""
 
-    def __init__(self, X: np.ndarray, S: int, sizes: np.ndarray, ends: np.ndarray):
+    def __init__(self, X: np.ndarray, S: int, sizes: np.ndarray, ends: np.ndarray, m: core.Model):
+        self.m = m
         self.S = S
         self.ends = ends
         self.width, self.height = WIDTH, HEIGHT
@@ -146,7 +149,7 @@ class _Net:
         self.ix = core.index(self.S, sizes, self.ends)
 
     @classmethod
-    def of(cls, d: Drawing) -> _Net:
+    def of(cls, d: Drawing, m: core.Model) -> _Net:
         """The drawing's points, each stub cut down to one straight segment."""
         runs = _stub_runs(d)
         P = np.asarray([(s.x, s.y) for s in d.spots], dtype=float).reshape(-1, 2)
@@ -164,7 +167,7 @@ class _Net:
         X = np.concatenate([P, *inner])
         if not np.isfinite(X).all():
             raise TidyError("a point of the drawing is not finite")
-        net = cls(X, len(P), sizes, ends)
+        net = cls(X, len(P), sizes, ends, m)
         net.width, net.height = d.width, d.height
         net.split_long()
         return net
@@ -172,11 +175,11 @@ class _Net:
     def pairs(self) -> core.Pairs:
         """(point, segment) pairs closer than the search radius, the point not on the
         segment (see :class:`engine.sprouts.tidy_core.Pairs`)."""
-        return core.pairs(self.X, self.S, self.ix, MODEL, self.width / WIDTH)
+        return core.pairs(self.X, self.S, self.ix, self.m, self.width / WIDTH)
 
     def step(self) -> float:
         """One step of the relaxation; returns the longest move made."""
-        D = core.step(self.X, self.S, self.ix, MODEL, self.width, self.height)
+        D = core.step(self.X, self.S, self.ix, self.m, self.width, self.height)
         if not np.isfinite(D).all():  # the kernels' grid needs finite points
             raise TidyError("the relaxation diverged")
         self.X = self.X + D
@@ -184,7 +187,7 @@ class _Net:
 
     def split_long(self) -> None:
         """Split segments longer than :data:`SEG_MAX` (the picture stays the same)."""
-        X, sizes = core.split_long(self.X, self.S, self.sizes, self.ix, MODEL)
+        X, sizes = core.split_long(self.X, self.S, self.sizes, self.ix, self.m)
         if X is not self.X:
             self._set(X, sizes)
 
@@ -192,7 +195,7 @@ class _Net:
         """Drop inner points that can move onto the chord of their neighbours within their
         allowance: only points at even (or odd) places along their curves, so never two
         neighbours; never a stub's point."""
-        drop = core.droppable(self.X, self.S, self.ix, MODEL, self.width, self.height, parity)
+        drop = core.droppable(self.X, self.S, self.ix, self.m, self.width, self.height, parity)
         if not drop.any():
             return
         lost = np.bincount(self.ix.node_curve[drop], minlength=len(self.sizes))

@@ -16,7 +16,9 @@ import pytest
 from engine.sprouts import Game, paper
 from engine.sprouts import tidy_core as core
 from engine.sprouts.drawing import WIDTH, Drawing, check_geometry
-from engine.sprouts.tidy import CURVE_ROOM, CURVE_SPOT_ROOM, MODEL, NODE_REACH, REACH, _Net, tidy
+from engine.sprouts.tidy import CURVE_ROOM, CURVE_SPOT_ROOM, NODE_REACH, REACH, _Net, model, tidy
+
+MODEL = model()
 
 
 def _drawings(n: int, seed: int) -> list[Drawing]:
@@ -37,9 +39,9 @@ def nets() -> list[_Net]:
     out = []
     for n, seed in ((5, 1), (7, 2)):
         for d in _drawings(n, seed)[2::3]:
-            net = _Net.of(d).fitted()
+            net = _Net.of(d, MODEL).fitted()
             out.append(net)
-            net = _Net.of(d).fitted()
+            net = _Net.of(d, MODEL).fitted()
             net.drop_points(0)
             for _ in range(3):
                 net.step()
