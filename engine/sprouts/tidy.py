@@ -23,7 +23,9 @@ Curves are polylines with a point every :data:`SEG_MAX` or less: long segments a
 neighbours fits its own allowance (a move like the others, with everything else still).
 The result is checked by the caller like any routed move; see :func:`engine.sprouts.paper`.
 The work is done by compiled kernels (:mod:`engine.sprouts.tidy_core`); this module holds the
-model's numbers and the order of the work.
+model's numbers and the order of the work. The kernels are compiled on first use and cached on
+disk: the first tidy of a fresh install compiles them (about 20 s of CPU on a 2-core machine),
+later processes load them (about 0.3 s); :func:`warm` does that ahead of the first move.
 """
 
 from __future__ import annotations
@@ -129,6 +131,14 @@ def tidy(drawing: Drawing, iterations: int = ITERATIONS) -> Drawing:
             break
         net.split_long()
     return net.fitted().drawing()
+
+
+def warm() -> None:
+    """Load the compiled kernels now (or compile them, the first time on this install), e.g.
+    at start-up or when building an image, rather than during the first move."""
+    a, b = (WIDTH / 2 - 100, HEIGHT / 2), (WIDTH / 2 + 100, HEIGHT / 2)
+    bend = ((a[0] + 40, a[1]), (WIDTH / 2, HEIGHT / 2 + 60), (b[0] - 40, b[1]))
+    tidy(Drawing([a, b], [Curve(1, 2, (a, *bend, b))]))
 
 
 class _Net:
