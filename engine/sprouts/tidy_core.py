@@ -199,7 +199,7 @@ def search(
 
     Inner points are put in a grid of cells as wide as their reach, row by row, and each
     segment looks only in the cells its box, widened by the reach, covers (a run of cells
-    in each row); spots (a few dozen) are tried against every segment's widened box."""
+    in each row); spots likewise in a grid of their own (their reach is longer)."""
     N = len(X)
     M = len(segs)
     h = node_reach
@@ -231,6 +231,27 @@ def search(
         gx[at[c]] = X[p, 0]
         gy[at[c]] = X[p, 1]
         at[c] += 1
+    # the spots likewise, in cells as wide as their reach
+    hs = spot_reach
+    sx0, sy0, sx1, sy1 = X[0, 0], X[0, 1], X[0, 0], X[0, 1]
+    for p in range(S):
+        sx0, sx1 = min(sx0, X[p, 0]), max(sx1, X[p, 0])
+        sy0, sy1 = min(sy0, X[p, 1]), max(sy1, X[p, 1])
+    snx = int((sx1 - sx0) / hs) + 1
+    sny = int((sy1 - sy0) / hs) + 1
+    scell = np.empty(S, np.int64)
+    sstart = np.zeros(snx * sny + 1, np.int64)
+    for p in range(S):
+        c = int((X[p, 1] - sy0) / hs) * snx + int((X[p, 0] - sx0) / hs)
+        scell[p] = c
+        sstart[c + 1] += 1
+    for c in range(snx * sny):
+        sstart[c + 1] += sstart[c]
+    sat = sstart[:-1].copy()
+    sitems = np.empty(S, np.int64)
+    for p in range(S):
+        sitems[sat[scell[p]]] = p
+        sat[scell[p]] += 1
     out_i = np.empty(4 * (N + M) + 16, np.int64)
     out_j = np.empty(4 * (N + M) + 16, np.int64)
     count = 0
@@ -243,15 +264,22 @@ def search(
         loy, hiy = min(py, X[b, 1]), max(py, X[b, 1])
         if count + S + N > len(out_i):
             out_i, out_j = _doubled(out_i), _doubled(out_j)
-        for i in range(S):
-            vx, vy = X[i, 0], X[i, 1]
-            r = spot_reach
-            if vx < lox - r or vx > hix + r or vy < loy - r or vy > hiy + r:
-                continue
-            if i != a and i != b and _gap(px, py, ex, ey, den, vx, vy) < r:
-                out_i[count] = i
-                out_j[count] = j
-                count += 1
+        r = spot_reach
+        cx0 = max(math.floor((lox - r - sx0) / r), 0)
+        cx1 = min(math.floor((hix + r - sx0) / r), snx - 1)
+        cy0 = max(math.floor((loy - r - sy0) / r), 0)
+        cy1 = min(math.floor((hiy + r - sy0) / r), sny - 1)
+        if cx0 <= cx1:
+            for cy in range(cy0, cy1 + 1):
+                for q in range(sstart[cy * snx + cx0], sstart[cy * snx + cx1 + 1]):
+                    i = sitems[q]
+                    vx, vy = X[i, 0], X[i, 1]
+                    if vx < lox - r or vx > hix + r or vy < loy - r or vy > hiy + r:
+                        continue
+                    if i != a and i != b and _gap(px, py, ex, ey, den, vx, vy) < r:
+                        out_i[count] = i
+                        out_j[count] = j
+                        count += 1
         cx0 = max(math.floor((lox - h - x0) / h), 0)
         cx1 = min(math.floor((hix + h - x0) / h), nx - 1)
         cy0 = max(math.floor((loy - h - y0) / h), 0)
