@@ -7,7 +7,11 @@ game so that the load of a shared machine falls on both alike, and prints the CP
 ``play()`` (``time.process_time``: the bot's cost, not the wall clock) as p50/p90/p99/max,
 and the ratio of this tree's figures to the base tree's. The targets of issue #13 for a tap
 (p50 <= 15 ms, p99 <= 40 ms) are printed for reference. A move the tree could not draw
-(RoutingError) is counted and ends that game.
+(RoutingError) is counted and ends that game. The CPU time of the tidy step alone
+(``engine.sprouts.paper.tidy``, timed inside those moves) is printed per call below each tree's
+line. Each process first plays one move of a 2-spot game, untimed per move: a process's
+first move also loads (or the first time compiles) the compiled kernels of the tidy step,
+which is printed apart as "first".
 
 The games need not be move-for-move the same in both trees once their drawings differ (a
 move's region numbers follow the drawing), but they come from the same seeds and sizes.
@@ -30,9 +34,25 @@ def worker(n: int, seed: int) -> dict[str, object]:
     import random
     import time
 
-    from engine.sprouts import Game
+    from engine.sprouts import Game, paper
     from engine.sprouts.routing import RoutingError
 
+    tidy_times: list[float] = []
+    tidy = paper.tidy
+
+    def timed_tidy(*args: object, **kwargs: object) -> object:
+        t = time.process_time()
+        try:
+            return tidy(*args, **kwargs)
+        finally:
+            tidy_times.append(time.process_time() - t)
+
+    paper.tidy = timed_tidy  # type: ignore[assignment]
+    t = time.process_time()
+    first = Game(2)
+    first.play(first.legal_moves()[0])
+    warm = time.process_time() - t
+    tidy_times.clear()
     rng = random.Random(seed)
     g = Game(n)
     times: list[float] = []
@@ -47,7 +67,7 @@ def worker(n: int, seed: int) -> dict[str, object]:
             times.append(time.process_time() - t)
             break
         times.append(time.process_time() - t)
-    return {"times": times, "failed": failed}
+    return {"times": times, "tidy": tidy_times, "first": [warm], "failed": failed}
 
 
 def _run(tree: Path, n: int, seed: int) -> dict[str, object]:
@@ -71,9 +91,9 @@ def _q(xs: list[float], q: float) -> float:
 QS = (("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0))
 
 
-def _line(label: str, times: list[float], failed: int) -> str:
+def _line(label: str, times: list[float], note: str) -> str:
     parts = "  ".join(f"{k} {1000 * _q(times, q):6.1f}" for k, q in QS)
-    return f"    {label:5s} {parts} ms  (moves {len(times)}, RoutingError {failed})"
+    return f"    {label:5s} {parts} ms  ({note})"
 
 
 def main() -> None:
@@ -90,21 +110,29 @@ def main() -> None:
     print("Sprouts play() CPU per move (targets per tap: p50 <= 15 ms, p99 <= 40 ms):")
     for n in [int(s) for s in args.spots.split(",")]:
         times: dict[str, list[float]] = {k: [] for k, _ in trees}
+        tidy: dict[str, list[float]] = {k: [] for k, _ in trees}
+        first: dict[str, list[float]] = {k: [] for k, _ in trees}
         fails = dict.fromkeys(times, 0)
         for seed in range(args.games):
             order = trees if seed % 2 == 0 else trees[::-1]
             for label, tree in order:
                 got = _run(tree, n, seed)
                 times[label] += got["times"]  # type: ignore[arg-type]
+                tidy[label] += got["tidy"]  # type: ignore[arg-type]
+                first[label] += got["first"]  # type: ignore[arg-type]
                 fails[label] += got["failed"]  # type: ignore[operator]
         print(f"  n={n}:")
         for label, _ in trees:
-            print(_line(label, times[label], fails[label]))
+            note = f"moves {len(times[label])}, RoutingError {fails[label]}"
+            print(_line(label, times[label], note))
+            print(_line("tidy", tidy[label], f"calls {len(tidy[label])}"))
+            print(_line("first", first[label], "a process's first move, of 2 spots"))
         if args.base:
-            ratio = "  ".join(
-                f"{k} {_q(times['this'], q) / max(_q(times['base'], q), 1e-9):5.2f}" for k, q in QS
-            )
-            print(f"    this/base  {ratio}")
+            for what, got in (("play", times), ("tidy", tidy)):
+                ratio = "  ".join(
+                    f"{k} {_q(got['this'], q) / max(_q(got['base'], q), 1e-9):5.2f}" for k, q in QS
+                )
+                print(f"    this/base {what}  {ratio}")
 
 
 if __name__ == "__main__":
