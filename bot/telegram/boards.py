@@ -181,9 +181,14 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
                 log.warning("match %s: %s", match.id, e)
                 await _caption(bot, view.caption, raw, target)
             else:
-                shown = await bot.edit_message_media(
-                    media=InputMediaPhoto(photo, caption=view.caption, parse_mode=ParseMode.HTML),
-                    **target,
+                shown = await bot._post(
+                    "editMessageMedia",
+                    {
+                        "media": InputMediaPhoto(
+                            photo, caption=view.caption, parse_mode=ParseMode.HTML
+                        ),
+                        **target,
+                    },
                     api_kwargs=raw,
                 )
                 media.remember(svc, picture_key, shown)
@@ -229,7 +234,9 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
 async def _keyboard(bot: Bot, target: dict[str, Any], raw: dict[str, str]) -> None:
     """``editMessageReplyMarkup`` without building the Message that comes back: nothing reads
     it, and parsing its keyboard took a tenth of the CPU of a keyboard-only tap. The request
-    goes through the bot's own path (defaults, rate limiter, errors) like every other call."""
+    goes through the bot's own path (defaults, rate limiter, errors) like every other call;
+    the other edits here are posted the same way (an edited photo's answer is read only for
+    its file_id, see ``media.remember``)."""
     await bot._post("editMessageReplyMarkup", dict(target), api_kwargs=raw)
 
 
@@ -238,8 +245,10 @@ def _seconds(value: Any) -> float:
 
 
 async def _caption(bot: Bot, caption: str, raw: dict[str, str], target: dict[str, Any]) -> None:
-    await bot.edit_message_caption(
-        caption=caption, parse_mode=ParseMode.HTML, **target, api_kwargs=raw
+    await bot._post(
+        "editMessageCaption",
+        {"caption": caption, "parse_mode": ParseMode.HTML, **target},
+        api_kwargs=raw,
     )
 
 

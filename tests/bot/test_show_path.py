@@ -99,3 +99,45 @@ async def test_a_show_of_a_record_changed_meanwhile_goes_round_to_the_latest(
         assert (await message(alice.private, board.message_id)).button_texts == latest
     finally:
         await pg.close()
+
+
+async def test_a_picture_shown_in_two_chats_is_uploaded_once(
+    app: Application,  # type: ignore[type-arg]
+    emulator: Emulator,
+) -> None:
+    """A link challenge shows the match in both players' private chats: the move's picture is
+    uploaded with the first edit, and the second edit reuses the file Telegram answered with
+    (read from the edit's raw answer)."""
+    pg = PlaygroundClient(emulator.url)
+    await pg.connect()
+    try:
+        alice, bob = await pg.user("alice"), await pg.user("bob")
+        await alice.send("/challenge boxes")
+        link = LINK.search((await alice.private.last_message()).body)
+        assert link
+        await bob.open_link(link.group(0))
+        await pg.settle()
+        boards_now = [await _last_photo(u) for u in (alice, bob)]
+        mover = next(i for i, b in enumerate(boards_now) if "Your move" in b.body)
+        user, board = (alice, bob)[mover], boards_now[mover]
+        move = next(b for row in board.buttons for b in row if (b.callback_data or "")[:2] == "p:")
+        await user.press(move.text, board)
+        await pg.settle()
+        after = [
+            await message(u.private, b.message_id)
+            for u, b in zip((alice, bob), boards_now, strict=True)
+        ]
+        assert all(a.media is not None for a in after)
+        ids = {a.media.file_id for a in after if a.media is not None}
+        before = {b.media.file_id for b in boards_now if b.media is not None}
+        assert len(ids) == 1 and not ids & before
+    finally:
+        await pg.close()
+
+
+async def _last_photo(user: UserHandle) -> MessageView:
+    return next(
+        m
+        for m in reversed(await user.private.bot_messages())
+        if m.media is not None and m.media.kind == "photo"
+    )
