@@ -30,7 +30,7 @@ async def read_field(client: Redis | Pipeline, key: str, field: str) -> bytes | 
     try:
         return cast("bytes | None", await client.hget(key, field))
     except rx.ResponseError as e:
-        return _field_or_raise(key, e)
+        return field_or_raise(key, e)
 
 
 def decode(key: str, raw: bytes | None) -> Doc:
@@ -45,7 +45,7 @@ def decode(key: str, raw: bytes | None) -> Doc:
     return doc
 
 
-def _field_or_raise(key: str, raw: Any) -> bytes | None:
+def field_or_raise(key: str, raw: Any) -> bytes | None:
     """A field's value, or the error Redis answered instead (a pipeline hands errors back)."""
     if isinstance(raw, rx.ResponseError):
         if is_wrong_type(raw):
@@ -78,7 +78,7 @@ class SettingsStore:
                 pipe.hget(key, FIELD)
             raws = await pipe.execute(raise_on_error=False)
         mine, theirs = (
-            decode(k, _field_or_raise(k, raw)) for k, raw in zip(keys, raws, strict=True)
+            decode(k, field_or_raise(k, raw)) for k, raw in zip(keys, raws, strict=True)
         )
         return mine, theirs
 

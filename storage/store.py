@@ -10,6 +10,8 @@ from types import TracebackType
 from redis import exceptions as rx
 from redis.asyncio import Redis
 
+from storage import settings
+from storage._base import guarded
 from storage.challenges import Challenges
 from storage.chats import Chats
 from storage.config import Config
@@ -18,7 +20,8 @@ from storage.keys import Keys
 from storage.locks import Lease, Leases
 from storage.matches import Matches
 from storage.ratings import Ratings
-from storage.schema import Migrations
+from storage.schema import Migrations, Record
+from storage.settings import Doc
 from storage.users import Users
 
 
@@ -49,6 +52,28 @@ class Store:
         self.challenges = Challenges(client, self.keys, self.config, clock)
         self.deadlines = Deadlines(client, self.keys, clock)
         self.leases = Leases(client, self.keys)
+
+    @guarded
+    async def settings_and_match(
+        self, user_id: int, chat_id: int | None, match_id: str
+    ) -> tuple[Doc | None, Doc, tuple[str, Record] | None]:
+        """A tap's reads in one round trip: the chat's settings (None when ``chat_id`` is
+        None), the user's, and the match's revision and record for ``matches.update_revised``
+        (None when there is no readable record: the update reads again and says why)."""
+        chat_key = self.keys.chat(chat_id) if chat_id is not None else None
+        user_key = self.keys.user(user_id)
+        async with self.client.pipeline(transaction=False) as pipe:
+            if chat_key is not None:
+                pipe.hget(chat_key, settings.FIELD)
+            pipe.hget(user_key, settings.FIELD)
+            self.matches.queue_read(pipe, match_id)
+            raws = await pipe.execute(raise_on_error=False)
+        *docs, match = raws
+        user = settings.decode(user_key, settings.field_or_raise(user_key, docs[-1]))
+        chat = None
+        if chat_key is not None:
+            chat = settings.decode(chat_key, settings.field_or_raise(chat_key, docs[0]))
+        return chat, user, self.matches.read_from(match_id, match)
 
     def lease(self, name: str, ttl: float) -> AbstractAsyncContextManager[Lease]:
         """``async with store.lease("ai:" + match_id, 30):`` — raises LeaseBusy when held."""

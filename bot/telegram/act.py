@@ -46,6 +46,9 @@ class Outcome:
     match: Match | None = None
     effects: list[Effect] = field(default_factory=list)
     refused: Refused | None = None
+    # The revision and record this action wrote: the first show after it starts from them
+    # instead of reading the record back.
+    written: tuple[str, dict[str, Any]] | None = None
 
 
 def load(record: dict[str, Any], svc: Services | None = None) -> Match:
@@ -72,11 +75,13 @@ async def act(
     version: int | None = None,
     at: Where | None = None,
     request: str | None = None,
+    first: tuple[str, dict[str, Any]] | None = None,
 ) -> Outcome:
     """Apply an action atomically; a refusal changes nothing and is returned, not raised.
     ``at`` says which message the tap came from (the place whose cursor a step moves);
     ``request`` is the update's own id, so a redelivered update is recognised (see
-    :func:`turns.apply`) and only followed up."""
+    :func:`turns.apply`) and only followed up. ``first``: the match's revision and record as
+    read along with the tap's settings (see ``Matches.update_revised``)."""
 
     def step(match: Match) -> list[Effect]:
         place = match.place_at(*at) if at is not None else None
@@ -100,7 +105,7 @@ async def act(
         )
 
     try:
-        return await run(svc, match_id, step)
+        return await run(svc, match_id, step, first=first)
     except AlreadyApplied as done:
         log.info("update %s for match %s was applied before; following it up", request, match_id)
         await later(svc, match_id, RETRY_SOON)
@@ -132,7 +137,13 @@ def _upgraded_place(match: Match, at: Where) -> int | None:
     return None
 
 
-async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]]) -> Outcome:
+async def run(
+    svc: Services,
+    match_id: str,
+    step: Callable[[Match], list[Effect]],
+    *,
+    first: tuple[str, dict[str, Any]] | None = None,
+) -> Outcome:
     """Run ``step`` on the stored match atomically (it may run more than once, on a fresh copy
     each time); a :class:`Refused` from it changes nothing and is returned, not raised."""
     box: dict[str, Any] = {}
@@ -147,7 +158,7 @@ async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]
         return match.to_json()
 
     try:
-        await svc.store.matches.update(match_id, fn)
+        written = await svc.store.matches.update_revised(match_id, fn, first=first)
     except Refused as r:
         return Outcome(refused=r)
     except storage.MatchNotFound:
@@ -156,7 +167,7 @@ async def run(svc: Services, match_id: str, step: Callable[[Match], list[Effect]
         log.error("match %s cannot be read: %s", match_id, e)
         return Outcome(refused=Refused("err.broken_match", alert=True))
     remember(svc, box["match"])
-    return Outcome(box["match"], box["effects"])
+    return Outcome(box["match"], box["effects"], written=written)
 
 
 async def answer(query: CallbackQuery | None, lang: str, outcome: Outcome) -> None:
@@ -191,9 +202,11 @@ async def perform(svc: Services, bot: Bot, outcome: Outcome) -> None:
         return
     if any(not isinstance(e, Popup) for e in outcome.effects):
         await schedule_tick(svc, match)
+    written = outcome.written
     for effect in outcome.effects:
         if isinstance(effect, Refresh):
-            await refresh(svc, bot, match.id, effect.places)
+            await refresh(svc, bot, match.id, effect.places, written=written)
+            written = None  # the show may have written too (a board's new message id)
         elif isinstance(effect, Say):
             await _say(bot, effect, match)
         elif isinstance(effect, Notify):

@@ -17,6 +17,7 @@ when someone taps it while it is out of date (see :func:`heal`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
@@ -56,39 +57,61 @@ def _lock(match_id: str) -> asyncio.Lock:
 
 
 async def refresh(
-    svc: Services, bot: Bot, match_id: str, places: tuple[int, ...] | None = None
+    svc: Services,
+    bot: Bot,
+    match_id: str,
+    places: tuple[int, ...] | None = None,
+    *,
+    written: tuple[str, dict[str, Any]] | None = None,
 ) -> None:
-    """Bring the given places (all by default) up to the latest stored state."""
+    """Bring the given places (all by default) up to the latest stored state. ``written``:
+    the revision and record an action has just stored, shown without reading them back (if
+    the match changed since, the check after the edits sees it and goes round again)."""
     async with _lock(match_id):
         # One replica at a time edits a match's boards, or an edit of an older state could
-        # land after one of a newer state. The holder reads the record again after its edits;
-        # a replica that finds it busy looks again a moment later.
-        try:
-            async with svc.store.lease(f"show:{match_id}", SHOW_LEASE):
-                await _refresh(svc, bot, match_id, places)
-        except storage.LeaseBusy:
-            await later(svc, match_id, BUSY_RETRY)
+        # land after one of a newer state. The holder reads the revision again after its
+        # edits, in the round trip that gives the lease up; if the match changed meanwhile it
+        # takes the lease again (reading the record afresh) and goes round once more. A
+        # replica that finds the lease taken looks again a moment later.
+        for _ in range(ROUNDS):
+            lease = await svc.store.leases.acquire(f"show:{match_id}", SHOW_LEASE)
+            if lease is None:
+                await later(svc, match_id, BUSY_RETRY)
+                return
+            held: storage.Lease | None = lease
+            try:
+                loaded = written or await svc.store.matches.get_revised(match_id)
+                if loaded is None or not await _show_all(svc, bot, match_id, loaded[1], places):
+                    return
+                held = None  # given up by the next call, whatever it answers
+                if await svc.store.matches.revision_releasing(match_id, lease) == loaded[0]:
+                    return
+            finally:
+                if held is not None:
+                    with contextlib.suppress(storage.Unavailable):  # it runs out by itself
+                        await held.release()
+            written, places = None, None  # it changed while we edited: show every place again
+        await later(svc, match_id, RETRY_SOON)
 
 
-async def _refresh(svc: Services, bot: Bot, match_id: str, places: tuple[int, ...] | None) -> None:
-    for _ in range(ROUNDS):
-        loaded = await svc.store.matches.get_revised(match_id)
-        if loaded is None:
-            return
-        rev, record = loaded
-        try:
-            match = _load(record, svc)
-        except BadMatchRecord as e:
-            log.error("match %s cannot be shown: %s", match_id, e)
-            return
-        indexes = range(len(match.places)) if places is None else places
-        for i in indexes:
-            if 0 <= i < len(match.places):
-                await _show(svc, bot, match, i)
-        if await svc.store.matches.revision(match_id) == rev:
-            return
-        places = None  # it changed while we edited: bring every place up to date
-    await later(svc, match_id, RETRY_SOON)
+async def _show_all(
+    svc: Services,
+    bot: Bot,
+    match_id: str,
+    record: dict[str, Any],
+    places: tuple[int, ...] | None,
+) -> bool:
+    """Show the record in the given places; False when it cannot be shown at all."""
+    try:
+        match = _load(record, svc)
+    except BadMatchRecord as e:
+        log.error("match %s cannot be shown: %s", match_id, e)
+        return False
+    indexes = range(len(match.places)) if places is None else places
+    for i in indexes:
+        if 0 <= i < len(match.places):
+            await _show(svc, bot, match, i)
+    return True
 
 
 async def heal(svc: Services, bot: Bot, match_id: str, at: tuple[Any, Any, Any]) -> None:
@@ -158,9 +181,14 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
                 log.warning("match %s: %s", match.id, e)
                 await _caption(bot, view.caption, raw, target)
             else:
-                shown = await bot.edit_message_media(
-                    media=InputMediaPhoto(photo, caption=view.caption, parse_mode=ParseMode.HTML),
-                    **target,
+                shown = await bot._post(
+                    "editMessageMedia",
+                    {
+                        "media": InputMediaPhoto(
+                            photo, caption=view.caption, parse_mode=ParseMode.HTML
+                        ),
+                        **target,
+                    },
                     api_kwargs=raw,
                 )
                 media.remember(svc, picture_key, shown)
@@ -206,7 +234,9 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
 async def _keyboard(bot: Bot, target: dict[str, Any], raw: dict[str, str]) -> None:
     """``editMessageReplyMarkup`` without building the Message that comes back: nothing reads
     it, and parsing its keyboard took a tenth of the CPU of a keyboard-only tap. The request
-    goes through the bot's own path (defaults, rate limiter, errors) like every other call."""
+    goes through the bot's own path (defaults, rate limiter, errors) like every other call;
+    the other edits here are posted the same way (an edited photo's answer is read only for
+    its file_id, see ``media.remember``)."""
     await bot._post("editMessageReplyMarkup", dict(target), api_kwargs=raw)
 
 
@@ -215,8 +245,10 @@ def _seconds(value: Any) -> float:
 
 
 async def _caption(bot: Bot, caption: str, raw: dict[str, str], target: dict[str, Any]) -> None:
-    await bot.edit_message_caption(
-        caption=caption, parse_mode=ParseMode.HTML, **target, api_kwargs=raw
+    await bot._post(
+        "editMessageCaption",
+        {"caption": caption, "parse_mode": ParseMode.HTML, **target},
+        api_kwargs=raw,
     )
 
 

@@ -38,7 +38,7 @@ from bot.match.effects import Refresh
 from bot.match.model import Match
 from bot.telegram import act, boards
 from bot.telegram.commands import send_record
-from bot.telegram.common import Context, actor_of, language, svc_of
+from bot.telegram.common import Context, actor_of, language, language_of, svc_of
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
@@ -68,12 +68,20 @@ async def callback(update: Update, context: Context) -> None:
         return
     user = query.from_user
     chat_id = query.message.chat.id if query.message is not None else None
-    lang = await language(svc, user, chat_id)
     try:
         cb = parse(query.data)
     except BadCallback:
+        lang = await language(svc, user, chat_id)
         await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
         return
+    first: tuple[str, dict[str, Any]] | None = None
+    if _acts(cb.op, cb.arg):
+        # A tap on a match's button reads the settings and the match in one round trip.
+        group = chat_id if chat_id is not None and chat_id != user.id else None
+        chat, prefs, first = await svc.store.settings_and_match(user.id, group, cb.match)
+        lang = await language_of(svc, user, chat, prefs)
+    else:
+        lang = await language(svc, user, chat_id)
     if cb.op == menus.OP:
         await _menu(update, context, cb.match, cb.arg, lang)
         return
@@ -85,6 +93,7 @@ async def callback(update: Update, context: Context) -> None:
 
         if await inline.not_ready(update, context, cb, lang):
             return
+        first = None  # it may have just written the match
     action: Action
     if cb.op in LOBBY_OPS:
         action = LOBBY_OPS[cb.op]
@@ -119,7 +128,14 @@ async def callback(update: Update, context: Context) -> None:
         else (message.chat.id if message else None, message.message_id if message else None, None)
     )
     outcome = await act.act(
-        svc, cb.match, actor_of(user, lang), action, version=cb.version, at=at, request=query.id
+        svc,
+        cb.match,
+        actor_of(user, lang),
+        action,
+        version=cb.version,
+        at=at,
+        request=query.id,
+        first=first,
     )
     await act.answer(query, lang, outcome)
     await act.perform(svc, context.bot, outcome)
@@ -127,6 +143,11 @@ async def callback(update: Update, context: Context) -> None:
         await act.kick_ai(svc, context.bot, cb.match)
     if outcome.refused is not None and outcome.refused.text.key == "err.stale":
         await boards.heal(svc, context.bot, cb.match, at)
+
+
+def _acts(op: str, arg: str) -> bool:
+    """Whether the button is an action on its match (applied through ``act.act``)."""
+    return op in LOBBY_OPS or op in ("b", "p", "c") or (op == "a" and arg in END_OPS)
 
 
 async def _menu(update: Update, context: Context, owner: str, path: str, lang: str) -> None:

@@ -31,10 +31,17 @@ async def language(svc: Services, user: User | None, chat_id: int | None = None)
         return svc.settings.default_language
     if chat_id is not None and chat_id != user.id:
         chat, prefs = await svc.store.chats.get_with(chat_id, svc.store.users, user.id)
-        if chat.get("language") in i18n.LANGUAGES:
-            return str(chat["language"])
     else:
-        prefs = await svc.store.users.get(user.id)
+        chat, prefs = None, await svc.store.users.get(user.id)
+    return await language_of(svc, user, chat, prefs)
+
+
+async def language_of(
+    svc: Services, user: User, chat: dict[str, Any] | None, prefs: dict[str, Any]
+) -> str:
+    """:func:`language` from settings already read (``chat`` None outside groups)."""
+    if chat is not None and chat.get("language") in i18n.LANGUAGES:
+        return str(chat["language"])
     if prefs.get("name") != user.full_name:  # leaderboards show names
         await svc.store.users.patch(user.id, {"name": user.full_name[:64]})
     if prefs.get("language") in i18n.LANGUAGES:

@@ -8,6 +8,7 @@ more chats the bot may post in, used in turn) and the inline message is edited t
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Hashable
+from typing import Any
 
 from telegram import Bot, Message
 
@@ -18,10 +19,17 @@ class NoStorageChat(Exception):
     """Inline play needs STORAGE_CHAT_ID, and it is not set."""
 
 
-def remember(svc: Services, key: Hashable, sent: Message | bool | None) -> None:
-    """Keep the file_id of a photo Telegram now holds (a sent or edited message)."""
+def remember(svc: Services, key: Hashable, sent: Message | dict[str, Any] | bool | None) -> None:
+    """Keep the file_id of a photo Telegram now holds (a sent or edited message, as a
+    Message or as the Bot API's own JSON answer)."""
     if isinstance(sent, Message) and sent.photo:
         svc.file_ids.put(key, sent.photo[-1].file_id)
+    elif isinstance(sent, dict):
+        sizes = sent.get("photo")
+        if isinstance(sizes, list) and sizes and isinstance(sizes[-1], dict):
+            file_id = sizes[-1].get("file_id")
+            if isinstance(file_id, str):
+                svc.file_ids.put(key, file_id)
 
 
 async def photo(

@@ -45,6 +45,74 @@ async def test_the_revision_changes_with_every_write_and_only_then(store: storag
     assert await store.matches.revision(rec["id"]) is None
 
 
+async def test_update_revised_returns_the_revision_it_wrote(store: storage.Store) -> None:
+    rec = record()
+    await store.matches.create(rec)
+    rev, out = await store.matches.update_revised(rec["id"], bump)
+    assert out["version"] == 1
+    assert (rev, out) == await store.matches.get_revised(rec["id"])
+    await store.matches.update(rec["id"], bump)
+    assert await store.matches.revision(rec["id"]) != rev
+
+
+async def test_a_tap_reads_settings_and_match_in_one_go_and_updates_from_them(
+    store: storage.Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rec = record(chats=[-1001])
+    await store.matches.create(rec)
+    await store.chats.patch(-1001, {"language": "ru"})
+    await store.users.patch(7, {"name": "Ёж"})
+    chat, user, first = await store.settings_and_match(7, -1001, rec["id"])
+    assert (chat, user) == ({"language": "ru"}, {"name": "Ёж"})
+    assert first == await store.matches.get_revised(rec["id"])
+    assert await store.settings_and_match(8, None, storage.new_match_id()) == (None, {}, None)
+
+    reads: list[str] = []
+    load = store.matches._load
+
+    async def counted(match_id: str) -> Any:
+        reads.append(match_id)
+        return await load(match_id)
+
+    monkeypatch.setattr(store.matches, "_load", counted)
+    seen: list[int] = []
+
+    def step(r: dict[str, Any]) -> dict[str, Any]:
+        seen.append(r["version"])
+        return {**r, "version": r["version"] + 1}
+
+    _, out = await store.matches.update_revised(rec["id"], step, first=first)
+    assert (reads, seen, out["version"]) == ([], [0], 1)
+    # A stale first read (someone wrote since) costs one more try, from a fresh read.
+    await store.matches.update_revised(rec["id"], step, first=first)
+    assert (reads, seen) == ([rec["id"]], [0, 0, 1])
+    assert (await store.matches.get(rec["id"]) or {})["version"] == 2
+
+
+async def test_revision_releasing_reads_the_revision_and_gives_the_lease_up(
+    store: storage.Store,
+) -> None:
+    rec = record()
+    await store.matches.create(rec)
+    rev = await store.matches.revision(rec["id"])
+    lease = await store.leases.acquire("show:" + rec["id"], 10)
+    assert lease is not None
+    assert await store.matches.revision_releasing(rec["id"], lease) == rev
+    assert not await lease.held()
+    # A lease that ran out and passed to someone else stays theirs.
+    old = await store.leases.acquire("show:" + rec["id"], 0.05)
+    assert old is not None
+    await asyncio.sleep(0.1)
+    new = await store.leases.acquire("show:" + rec["id"], 10)
+    assert new is not None
+    await store.matches.update(rec["id"], bump)
+    assert await store.matches.revision_releasing(rec["id"], old) not in (None, rev)
+    assert await new.held()
+    await store.matches.delete(rec["id"])
+    assert await store.matches.revision_releasing(rec["id"], new) is None
+    assert not await new.held()
+
+
 async def test_create_refuses_a_taken_id(store: storage.Store) -> None:
     rec = record()
     await store.matches.create(rec)
