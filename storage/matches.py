@@ -99,11 +99,11 @@ return 1
 # KEYS: 1 a lease, 2 the match hash. ARGV: 1 the lease's token. Gives the lease up if it is
 # still this holder's and returns the match's revision (nil when there is none): a show of the
 # boards ends with "did the match change while I edited?" and letting the next show in, and
-# doing both in one round trip is a tenth of a keyboard-only tap's Redis traffic.
+# doing both in one round trip is a tenth of a keyboard-only tap's Redis traffic. The lease
+# goes first: a match key of the wrong type fails the read, never keeps the lease.
 _RELEASE_READING = """
-local rev = redis.call('HGET', KEYS[2], 'r')
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return rev
+return redis.call('HGET', KEYS[2], 'r')
 """
 
 

@@ -113,6 +113,18 @@ async def test_revision_releasing_reads_the_revision_and_gives_the_lease_up(
     assert not await new.held()
 
 
+async def test_revision_releasing_gives_the_lease_up_even_when_the_record_is_broken(
+    store: storage.Store,
+) -> None:
+    match_id = storage.new_match_id()
+    await store.client.set(store.keys.match(match_id), "a string, not a match hash")
+    lease = await store.leases.acquire("show:" + match_id, 10)
+    assert lease is not None
+    with pytest.raises(storage.CorruptRecord):
+        await store.matches.revision_releasing(match_id, lease)
+    assert not await lease.held()
+
+
 async def test_create_refuses_a_taken_id(store: storage.Store) -> None:
     rec = record()
     await store.matches.create(rec)
