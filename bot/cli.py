@@ -49,7 +49,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     _setup_logging(settings.log_level, _secrets(settings))
     from bot.telegram.app import run
+    from bot.warmup import warm_engines
 
+    warm_engines()
     run(settings)
     return 0
 
@@ -57,8 +59,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_local(args: argparse.Namespace) -> int:
     # The CLI is the composition root: the only place in bot/ that may start the playground.
     # The bot itself still reaches the emulator over HTTP only, like Telegram.
+    from bot.warmup import warm_engines
     from playground.local import run_local
 
+    print("tetrad local: loading the Рассада drawing engine (the first run compiles it)")
+    warm_engines()
     return run_local(host=args.host, port=args.port, open_browser=not args.no_browser)
 
 

@@ -17,3 +17,11 @@ def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg
     for item in items:
         if item.get_closest_marker("slow") is not None:
             item.add_marker(pytest.mark.timeout(3600))
+
+
+def pytest_sessionstart(session) -> None:  # type: ignore[no-untyped-def]
+    """The engines' compiled kernels, compiled (the first run on a checkout: tens of seconds)
+    or loaded once here, so that no test's own time limit pays for it."""
+    from bot.warmup import warm_engines
+
+    warm_engines()

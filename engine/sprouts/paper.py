@@ -29,6 +29,7 @@ from engine.sprouts.mesh import route_mesh
 from engine.sprouts.moves import Choice
 from engine.sprouts.routing import Request, RoutingError, _Fail
 from engine.sprouts.tidy import TidyError, tidy
+from engine.sprouts.tidy import warm as _warm_tidy
 
 
 def request_for(drawing: Drawing, ch: Choice) -> Request:
@@ -182,3 +183,9 @@ TIDY_FAILURES: list[str] = []  # every failed tidy since start (tests require it
 # How much the paper is enlarged, step by step, when no curve fits: any move fits at last,
 # but the gaps of a drawing enlarged a lot look thin next to its spots (see README).
 GROWTH = (1.5, 2.25, 3.4, 5.0, 7.6)
+
+
+def warm() -> None:
+    """Load the compiled kernels of the router and the tidy step now (the first time on an
+    install: compile them, tens of seconds of CPU), rather than inside the first move."""
+    _warm_tidy()
