@@ -198,7 +198,7 @@ class Matches:
             raise CorruptRecord(key, "a hash without the match fields")
         return self._decode(match_id, rev, data)
 
-    def _decode(self, match_id: str, rev: bytes, data: bytes) -> tuple[str, Record]:
+    def _decode(self, match_id: str, rev: bytes | str, data: bytes | str) -> tuple[str, Record]:
         key = self._keys.match(match_id)
         record = load_object(key, data)
         record = self.migrations.upgrade(key, record)
