@@ -62,7 +62,10 @@ def _cmd_local(args: argparse.Namespace) -> int:
     from bot.warmup import warm_engines
     from playground.local import run_local
 
-    print("tetrad local: loading the Рассада drawing engine (the first run compiles it)")
+    print(
+        "tetrad local: loading the Рассада drawing engine (the first run compiles it)",
+        file=sys.stderr,
+    )
     warm_engines()
     return run_local(host=args.host, port=args.port, open_browser=not args.no_browser)
 
