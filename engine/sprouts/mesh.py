@@ -153,18 +153,17 @@ class _Mesh:
             vertex[taken[order]] = rank[group]
             first = taken[group_first[by_first]]
         self.spot_vertex = vertex[: len(spots)].tolist()
-        # every constrained chain: (owner, vertex ids); owner >= 0 is a curve, else a kind
-        self.chains: list[tuple[int, list[int]]] = []
-        for owner, start, count in lines:
-            ids = vertex[start : start + count]
-            if (ids >= 0).all():
-                if count > 1:
-                    self.chains.append((owner, ids.tolist()))
-                continue
-            edges = np.flatnonzero(np.diff(np.r_[False, ids >= 0, False]))
-            for lo, hi in zip(edges[::2], edges[1::2], strict=True):
-                if hi - lo > 1:
-                    self.chains.append((owner, ids[lo:hi].tolist()))
+        # every constrained segment: its ends (vertex ids, in the chain's order) and its
+        # owner (>= 0 a curve, else a kind): two points of one chain in a row, both taken
+        line_of = np.full(len(allc) + 1, -1, dtype=np.int64)
+        owner_of = np.asarray([ln[0] for ln in lines], dtype=np.int64)
+        for i, (_, start, count) in enumerate(lines):
+            line_of[start : start + count] = i
+        taken_next = np.r_[vertex[1:] >= 0, False]
+        same_line = (line_of[:-1] >= 0) & (line_of[:-1] == line_of[1:])
+        i = np.flatnonzero(same_line & (vertex >= 0) & taken_next)
+        self.seg_a, self.seg_b = vertex[i], vertex[i + 1]
+        self.seg_owner = owner_of[line_of[i]]
         fixed = allc[first]
         # free points on a staggered grid, away from everything drawn
         tree = _tree(np.concatenate([fixed, _split_many(d.arrays, step / 4)[0]]))
@@ -183,7 +182,8 @@ class _Mesh:
     @cached_property
     def centres(self) -> np.ndarray:
         """Each triangle's centre of mass."""
-        return self.P[self.simplices].mean(axis=1)
+        s = self.simplices
+        return (self.P[s[:, 0]] + self.P[s[:, 1]] + self.P[s[:, 2]]) / 3
 
     def vertex_at(self, p: Point) -> int:
         """The vertex at exactly ``p`` among those placed before :meth:`_conform` (-1 for
@@ -197,8 +197,7 @@ class _Mesh:
         free point in the middle of every gap between drawn things (an edge joining two
         drawn vertices), so that a bridge can run down a narrow passage with room for the
         curve on both sides of it."""
-        a = np.concatenate([np.asarray(ids[:-1]) for _, ids in self.chains])
-        b = np.concatenate([np.asarray(ids[1:]) for _, ids in self.chains])
+        a, b = self.seg_a, self.seg_b
         edges = np.stack([a, b], axis=1)
         lo, hi = np.minimum(a, b), np.maximum(a, b)
         n = len(self.P)
@@ -297,32 +296,12 @@ def _pt(p: np.ndarray) -> Point:
 def _split_many(arrs: Sequence[np.ndarray], longest: float) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_split_long` of every polyline at once: the results end to end, and where
     each starts (one more: the end)."""
+    if not len(arrs):
+        return np.zeros((0, 2)), np.zeros(1, dtype=np.int64)
     lens = np.fromiter((len(a) for a in arrs), dtype=np.int64, count=len(arrs))
-    if not len(arrs) or lens.min() < 2:
-        outs = [_split_long(a, longest) for a in arrs]
-        at = np.cumsum([0] + [len(o) for o in outs])
-        return (np.concatenate(outs) if outs else np.zeros((0, 2))), at
-    pts = np.concatenate(arrs)
-    starts = np.cumsum(lens) - lens
-    is_last = np.zeros(len(pts), dtype=bool)
-    is_last[starts + lens - 1] = True
-    si = np.flatnonzero(~is_last)  # where each segment starts
-    seg = pts[si + 1] - pts[si]
-    k = np.maximum(1, np.ceil(np.hypot(*seg.T) / longest).astype(int))
-    # each polyline's first point, then k points along each of its segments
-    cnt = np.zeros(len(pts), dtype=np.int64)
-    cnt[starts] += 1
-    cnt[si] += k
-    base = np.cumsum(cnt) - cnt
-    out = np.empty((int(cnt.sum()), 2))
-    out[base[starts]] = pts[starts]
-    is_start = np.zeros(len(pts), dtype=np.int64)
-    is_start[starts] = 1
-    idx = np.repeat(np.arange(len(si)), k)
-    j = np.arange(len(idx)) - (np.cumsum(k) - k)[idx]
-    t = (j + 1) / k[idx]
-    out[(base[si] + is_start[si])[idx] + j] = pts[si][idx] + t[:, None] * seg[idx]
-    return out, np.r_[base[starts], len(out)]
+    starts = np.r_[0, np.cumsum(lens)]
+    pts = np.ascontiguousarray(np.concatenate(arrs), dtype=np.float64)
+    return mesh_core.split_long(pts, starts, float(longest))
 
 
 def _split_long(arr: np.ndarray, longest: float) -> np.ndarray:
@@ -554,9 +533,7 @@ class _MeshRouter:
         nb = m.neighbors
         n = len(m.P)
         # which triangle sides are constrained, and by which chain's segment
-        a = np.concatenate([np.asarray(ids[:-1]) for _, ids in m.chains])
-        b = np.concatenate([np.asarray(ids[1:]) for _, ids in m.chains])
-        owners = np.repeat([o for o, _ in m.chains], [len(ids) - 1 for _, ids in m.chains])
+        a, b, owners = m.seg_a, m.seg_b, m.seg_owner
         keys = np.minimum(a, b) * n + np.maximum(a, b)
         # a side met twice keeps its last chain's segment
         order = np.argsort(keys, kind="stable")
@@ -592,9 +569,7 @@ class _MeshRouter:
         spots = list(self.ring_of)
         xy = np.asarray([self.d.place(s) for s in spots])
         rho = np.asarray([self.ring_of[s] for s in spots])
-        # a centre further than the largest ring from every spot is in none (inf, k = len)
-        dist, k = cKDTree(xy).query(cen, distance_upper_bound=float(rho.max()))
-        return dist < rho[np.minimum(k, len(rho) - 1)] - 0.05
+        return mesh_core.in_discs(cen, xy, rho - 0.05)
 
     def _clearance(self, pts: np.ndarray, upto: float = FAR) -> np.ndarray:
         """How far each point is from the curves and from the spots' keep-off discs, up to
@@ -761,11 +736,13 @@ class _MeshRouter:
         if not np.isfinite(da[dst]):
             raise _Fail("no path")
         chain = self._via(m, cen, da, db, pred[0], pred[1], allowed, dst)
-        portals = []
-        for t0, t1 in itertools.pairwise(chain):
-            shared = [v for v in simp[t0] if v in set(simp[t1].tolist())]
-            portals.append((int(shared[0]), int(shared[1])))
-        return portals
+        # the side each step crosses (side k of t0 is across from its vertex k), its ends in
+        # t0's order
+        t0, t1 = np.asarray(chain[:-1], dtype=np.int64), np.asarray(chain[1:], dtype=np.int64)
+        k = np.argmax(nb[t0] == t1[:, None], axis=1)
+        lo = np.where(k == 0, 1, 0)
+        hi = np.where(k == 2, 1, 2)
+        return list(zip(simp[t0, lo].tolist(), simp[t0, hi].tolist(), strict=True))
 
     def _via(
         self,

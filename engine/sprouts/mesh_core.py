@@ -1,8 +1,8 @@
 """Compiled inner loops of the triangulation router (:mod:`engine.sprouts.mesh`).
 
-The router's graphs are a triangulation's triangles (three neighbours each) and its
-vertices; scipy's sparse-graph routines cost more to set up than to run on them, and the
-curve's smoothing is many small steps. These kernels walk the arrays directly. They are
+Each is a loop over small arrays that numpy would run as many short whole-array steps
+(most of the cost being numpy's per-call overhead). They give the same numbers as the numpy
+code they replace, operation for operation. They are
 compiled once and cached on disk (``numba`` ``cache=True``); no fastmath, no threads, so
 their results are the same on every run.
 """
@@ -11,109 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
-
-@njit(cache=True)
-def _push(hd: np.ndarray, hn: np.ndarray, size: int, d: float, v: int) -> int:
-    """Put ``(d, v)`` on the binary heap held in ``hd``/``hn``; the new size."""
-    i = size
-    hd[i] = d
-    hn[i] = v
-    while i > 0:
-        up = (i - 1) // 2
-        if hd[up] <= hd[i]:
-            break
-        hd[up], hd[i] = hd[i], hd[up]
-        hn[up], hn[i] = hn[i], hn[up]
-        i = up
-    return size + 1
-
-
-@njit(cache=True)
-def _pop(hd: np.ndarray, hn: np.ndarray, size: int) -> int:
-    """Remove the heap's top (read it from ``hd[0]``/``hn[0]`` first); the new size."""
-    size -= 1
-    hd[0] = hd[size]
-    hn[0] = hn[size]
-    i = 0
-    while True:
-        low = i
-        for c in (2 * i + 1, 2 * i + 2):
-            if c < size and hd[c] < hd[low]:
-                low = c
-        if low == i:
-            break
-        hd[low], hd[i] = hd[i], hd[low]
-        hn[low], hn[i] = hn[i], hn[low]
-        i = low
-    return size
-
-
-@njit(cache=True)
-def graph_dijkstra(
-    indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, sources: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Shortest distances from the nearest of ``sources`` over a graph in CSR form (node
-    ``i``'s arcs go to ``indices[indptr[i]:indptr[i + 1]]``), and each node's predecessor
-    on its path (-1 for a source or an unreached node). An arc improves a node only when it
-    is strictly shorter."""
-    n = len(indptr) - 1
-    dist = np.full(n, np.inf)
-    pred = np.full(n, -1, dtype=np.int64)
-    done = np.zeros(n, dtype=np.bool_)
-    cap = len(indices) + len(sources) + 1
-    hd = np.empty(cap)
-    hn = np.empty(cap, dtype=np.int64)
-    size = 0
-    for s in sources:
-        if dist[s] > 0.0:
-            dist[s] = 0.0
-            size = _push(hd, hn, size, 0.0, s)
-    while size > 0:
-        d, v = hd[0], hn[0]
-        size = _pop(hd, hn, size)
-        if done[v]:
-            continue
-        done[v] = True
-        for j in range(indptr[v], indptr[v + 1]):
-            u = indices[j]
-            nd = d + weights[j]
-            if nd < dist[u]:
-                dist[u] = nd
-                pred[u] = v
-                size = _push(hd, hn, size, nd, u)
-    return dist, pred
-
-
-@njit(cache=True)
-def tri_dijkstra(nb: np.ndarray, w: np.ndarray, src: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`graph_dijkstra` from one triangle over triangles, where ``nb[t, k]`` is the
-    triangle across side ``k`` of ``t`` and ``w[t, k]`` the cost of that step (inf: no
-    step)."""
-    nt = len(nb)
-    dist = np.full(nt, np.inf)
-    pred = np.full(nt, -1, dtype=np.int64)
-    done = np.zeros(nt, dtype=np.bool_)
-    hd = np.empty(3 * nt + 1)
-    hn = np.empty(3 * nt + 1, dtype=np.int64)
-    dist[src] = 0.0
-    size = _push(hd, hn, 0, 0.0, src)
-    while size > 0:
-        d, t = hd[0], hn[0]
-        size = _pop(hd, hn, size)
-        if done[t]:
-            continue
-        done[t] = True
-        for k in range(3):
-            u = nb[t, k]
-            if u < 0 or not np.isfinite(w[t, k]):
-                continue
-            nd = d + w[t, k]
-            if nd < dist[u]:
-                dist[u] = nd
-                pred[u] = t
-                size = _push(hd, hn, size, nd, u)
-    return dist, pred
 
 
 @njit(cache=True)
@@ -164,3 +61,64 @@ def slide(
             tt = ((tx - p0[i, 0]) * d[i, 0] + (ty - p0[i, 1]) * d[i, 1]) / len2[i]
             t[i] = min(max(0.5 * t[i] + 0.5 * tt, lo[i]), hi[i])
     return t
+
+
+@njit(cache=True)
+def split_long(
+    pts: np.ndarray, starts: np.ndarray, longest: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Polylines end to end (``pts[starts[i]:starts[i + 1]]``) with points added so that no
+    segment is longer than ``longest`` (a segment of length ``L`` becomes ``ceil(L /
+    longest)`` equal ones, every original point kept); the results end to end, and where
+    each starts (one more: the end)."""
+    m = len(starts) - 1
+    total = 0
+    for i in range(m):
+        if starts[i] == starts[i + 1]:
+            continue
+        total += 1
+        for j in range(starts[i], starts[i + 1] - 1):
+            dx = pts[j + 1, 0] - pts[j, 0]
+            dy = pts[j + 1, 1] - pts[j, 1]
+            total += max(1, int(np.ceil(np.hypot(dx, dy) / longest)))
+    out = np.empty((total, 2))
+    at = np.empty(m + 1, dtype=np.int64)
+    o = 0
+    for i in range(m):
+        at[i] = o
+        if starts[i] == starts[i + 1]:
+            continue
+        out[o, 0] = pts[starts[i], 0]
+        out[o, 1] = pts[starts[i], 1]
+        o += 1
+        for j in range(starts[i], starts[i + 1] - 1):
+            dx = pts[j + 1, 0] - pts[j, 0]
+            dy = pts[j + 1, 1] - pts[j, 1]
+            k = max(1, int(np.ceil(np.hypot(dx, dy) / longest)))
+            for q in range(k):
+                t = (q + 1) / k
+                out[o, 0] = pts[j, 0] + t * dx
+                out[o, 1] = pts[j, 1] + t * dy
+                o += 1
+    at[m] = o
+    return out, at
+
+
+@njit(cache=True)
+def in_discs(pts: np.ndarray, centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """Whether each point is closer than its nearest centre's radius to that centre (the
+    first of equally near centres; distances as a k-d tree measures them, the root of the
+    summed squares)."""
+    out = np.zeros(len(pts), dtype=np.bool_)
+    for i in range(len(pts)):
+        best = np.inf
+        which = -1
+        for j in range(len(centres)):
+            dx = pts[i, 0] - centres[j, 0]
+            dy = pts[i, 1] - centres[j, 1]
+            d2 = dx * dx + dy * dy
+            if d2 < best:
+                best = d2
+                which = j
+        out[i] = which >= 0 and np.sqrt(best) < radii[which]
+    return out
