@@ -132,7 +132,9 @@ class _Mesh:
             )
             put(edge, K_WINDOW, on_edge)
         if chains:
-            lines_in, at = _split_many([np.asarray(c[2], dtype=float) for c in chains], TIP / 3)
+            flat = np.asarray([p for c in chains for p in c[2]], dtype=float)
+            starts = np.r_[0, np.cumsum([len(c[2]) for c in chains])]
+            lines_in, at = mesh_core.split_long(flat, starts, TIP / 3)
             add_many([c[0] for c in chains], [c[1] for c in chains], lines_in, at)
         allc = np.concatenate(cand) + 0.0  # + 0.0: -0.0 and 0.0 are one point
         kind_all = np.concatenate(kinds)
@@ -169,8 +171,10 @@ class _Mesh:
         tree = _tree(np.concatenate([fixed, _split_many(d.arrays, step / 4)[0]]))
         ys = np.arange(y0 + step / 2, y1, step * 0.866)
         xs = [np.arange(x0 + step / 2 + (step / 2) * odd, x1, step) for odd in (0, 1)]
-        fill = [np.stack([xs[r % 2], np.full(len(xs[r % 2]), y)], axis=1) for r, y in enumerate(ys)]
-        fa = np.concatenate(fill) if fill else np.zeros((0, 2))
+        # rows alternate between the two sets of columns
+        counts = np.where(np.arange(len(ys)) % 2 == 0, len(xs[0]), len(xs[1]))
+        fx = np.tile(np.concatenate(xs), (len(ys) + 1) // 2)[: int(counts.sum())]
+        fa = np.stack([fx, np.repeat(ys, counts)], axis=1)
         if len(fa):
             # far from every vertex, so each is a vertex of its own (the grid has no repeats)
             fa = fa[tree.query(fa, distance_upper_bound=0.6 * step + 1e-9)[0] > 0.6 * step]
@@ -328,6 +332,8 @@ class _MeshRouter:
         self.req = req
         segs = [np.stack([a[:-1], a[1:]], axis=1) for a in d.arrays]
         self.segs = np.concatenate(segs) if segs else np.zeros((0, 2, 2))
+        self.seg_lo, self.seg_hi = self.segs.min(axis=1), self.segs.max(axis=1)
+        self._stubs: dict[int, np.ndarray] = {}  # see _stubs_at
         pts = [np.asarray([(s.x, s.y) for s in d.spots]), *d.arrays]
         self.ring_of: dict[int, float] = {}  # spot -> radius of its ring
         self.window = None  # a bounded face is triangulated only round its outer edge
@@ -379,7 +385,12 @@ class _MeshRouter:
         if not (0 < p1[0] < d.width and 0 < p1[1] < d.height):
             return False
         if len(self.segs):
-            dist = _seg_dist_one(c, p1, self.segs[~self._stubs_at(spot)])
+            # only segments whose boxes come within the gap of the stub's box can be closer
+            reach = 2 * MIN_GAP + 1e-6
+            lo, hi = np.minimum(c, p1) - reach, np.maximum(c, p1) + reach
+            near = (self.seg_hi >= lo).all(axis=1) & (self.seg_lo <= hi).all(axis=1)
+            near &= ~self._stubs_at(spot)
+            dist = _seg_dist_one(c, p1, self.segs[near])
             if len(dist) and dist.min() < 2 * MIN_GAP:
                 return False
         spots = np.asarray([(s.x, s.y) for s in d.spots])
@@ -389,6 +400,8 @@ class _MeshRouter:
 
     def _stubs_at(self, spot: int) -> np.ndarray:
         """The segments lying on the straight stubs of the curves at ``spot``."""
+        if spot in self._stubs:
+            return self._stubs[spot]
         d = self.d
         _, _, first, last = _segments(d)
         runs = _stub_runs(d)
@@ -399,6 +412,7 @@ class _MeshRouter:
                 out[first[e] : first[e] + runs[he]] = True
             else:
                 out[last[e] - runs[he] + 1 : last[e] + 1] = True
+        self._stubs[spot] = out
         return out
 
     def _near_curves(self, spot_xy: np.ndarray, within: float) -> np.ndarray:
