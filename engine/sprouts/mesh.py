@@ -671,19 +671,21 @@ class _MeshRouter:
             passable = free & ~on_wall[other]
             start = anchors[turn] | on_wall[turn]
             # entries: (anchor, free vertex) pairs; direct: (anchor, hole vertex)
-            entry: dict[int, int] = {}
-            direct: dict[int, tuple[int, int]] = {}
-            pairs = list(seed_edges[turn])
+            # (each vertex's first entry, in the order met; the first direct pair met)
+            seeds = np.asarray(seed_edges[turn], dtype=np.int64).reshape(-1, 2)
             su, sv = start[u], start[v]
-            pairs += list(zip(u[su].tolist(), v[su].tolist(), strict=True))
-            pairs += list(zip(v[sv].tolist(), u[sv].tolist(), strict=True))
-            for a, r in pairs:
-                if passable[r]:
-                    entry.setdefault(r, a)
-                elif owner_of[r] in pending[turn] and not ends[r]:
-                    direct.setdefault(int(owner_of[r]), (a, r))
-            if direct:
-                k, (a, r) = next(iter(direct.items()))
+            pa_ = np.concatenate([seeds[:, 0], u[su], v[sv]])
+            pr_ = np.concatenate([seeds[:, 1], v[su], u[sv]])
+            goes = passable[pr_]
+            _, first_in = np.unique(pr_[goes], return_index=True)
+            first_in.sort()
+            entry = dict(
+                zip(pr_[goes][first_in].tolist(), pa_[goes][first_in].tolist(), strict=True)
+            )
+            hole = ~goes & np.isin(owner_of[pr_], pending[turn]) & ~ends[pr_]
+            if hole.any():
+                i = int(np.argmax(hole))
+                a, r, k = int(pa_[i]), int(pr_[i]), int(owner_of[pr_[i]])
                 path_edges = [(a, r)]
             else:
                 if not entry:
