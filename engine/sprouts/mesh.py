@@ -777,26 +777,9 @@ class _MeshRouter:
         ends = np.asarray([self.d.place(self.req.a), self.d.place(self.req.b)])
         far = np.min(np.hypot(*(cen[:, None, :] - ends[None]).transpose(2, 0, 1)), axis=1)
         ok &= far >= 2 * SPOT_GAP + STUB
-        # the room (the costly part) only where the score could be among the 30 best: in
-        # the order of the score without it, until even the most room could not bring the
-        # next one below the 30th best score found
-        idx = np.flatnonzero(ok)
-        base = da[idx] + db[idx] + 0.5 * np.abs(da[idx] - db[idx])
-        by_base = np.argsort(base, kind="stable")
-        order, base = idx[by_base], base[by_base]
         room = np.zeros(len(cen))
-        ok = np.zeros(len(cen), dtype=bool)
-        done, chunk = 0, 256
-        while done < len(order):
-            part = order[done : done + chunk]
-            room[part] = np.minimum(self._clearance(cen[part]), 3 * TIP)
-            ok[part] = room[part] >= SPOT_GAP + 1
-            done += len(part)
-            chunk *= 2
-            best = da[ok] + db[ok] + 0.5 * np.abs(da[ok] - db[ok]) - VIA_PULL * room[ok]
-            enough = len(best) >= 30 and done < len(order)
-            if enough and base[done] - VIA_PULL * 3 * TIP > np.partition(best, 29)[29]:
-                break
+        room[ok] = np.minimum(self._clearance(cen[ok]), 3 * TIP)
+        ok &= room >= SPOT_GAP + 1
         if ok.any():
             with np.errstate(invalid="ignore"):
                 score = da + db + 0.5 * np.abs(da - db) - VIA_PULL * room
