@@ -122,3 +122,14 @@ def in_discs(pts: np.ndarray, centres: np.ndarray, radii: np.ndarray) -> np.ndar
                 which = j
         out[i] = which >= 0 and np.sqrt(best) < radii[which]
     return out
+
+
+def warm() -> None:
+    """Load (or, the first time on a machine, compile) every kernel now, on tiny inputs, so
+    that the first move routed does not pay for it (about 0.3 s from the disk cache)."""
+    nb = np.full((1, 3), -1, dtype=np.int64)
+    flood(nb, np.zeros((1, 3), dtype=np.bool_), 0)
+    one = np.zeros((1, 2))
+    slide(one, one, np.zeros(1), np.zeros(1), np.ones(1), 1)
+    split_long(one, np.array([0, 1], dtype=np.int64), 1.0)
+    in_discs(one, one, np.ones(1))
