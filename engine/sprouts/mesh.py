@@ -163,9 +163,9 @@ class _Mesh:
             line_of[start : start + count] = i
         taken_next = np.r_[vertex[1:] >= 0, False]
         same_line = (line_of[:-1] >= 0) & (line_of[:-1] == line_of[1:])
-        i = np.flatnonzero(same_line & (vertex >= 0) & taken_next)
-        self.seg_a, self.seg_b = vertex[i], vertex[i + 1]
-        self.seg_owner = owner_of[line_of[i]]
+        at_seg = np.flatnonzero(same_line & (vertex >= 0) & taken_next)
+        self.seg_a, self.seg_b = vertex[at_seg], vertex[at_seg + 1]
+        self.seg_owner = owner_of[line_of[at_seg]]
         fixed = allc[first]
         # free points on a staggered grid, away from everything drawn
         tree = _tree(np.concatenate([fixed, _split_many(d.arrays, step / 4)[0]]))
@@ -638,14 +638,15 @@ class _MeshRouter:
         ends[m.spot_vertex[req.b - 1]] = True
         tt, kk = np.nonzero(blocked_side & in_f[:, None])
         owner, p, q = con.segments(side_key[tt, kk])
-        r = simp[tt, kk]
-        (x0, y0), (x1, y1), (xr, yr) = m.P[p].T, m.P[q].T, m.P[r].T
+        opp = simp[tt, kk]  # the vertex across each side, in the face
+        (x0, y0), (x1, y1), (xr, yr) = m.P[p].T, m.P[q].T, m.P[opp].T
         left = (x1 - x0) * (yr - y0) - (y1 - y0) * (xr - x0) > 0
         he = np.where(left, 2 * owner, 2 * owner + 1)
         side = np.where(_has(he, req.arc1), 1, np.where(_has(he, req.arc2), 2, 0))
-        side[(owner < 0) | ends[r]] = 0
-        # in order: (p, r) then (q, r) for each side met, each when p (or q) is no end
-        a_s, r_s, side_s = np.stack([p, q], axis=1).ravel(), np.repeat(r, 2), np.repeat(side, 2)
+        side[(owner < 0) | ends[opp]] = 0
+        # in order: (p, opp) then (q, opp) for each side met, each when p (or q) is no end
+        a_s, r_s = np.stack([p, q], axis=1).ravel(), np.repeat(opp, 2)
+        side_s = np.repeat(side, 2)
         keep = (side_s > 0) & ~ends[a_s]
         for s_ in (1, 2):
             at = keep & (side_s == s_)
