@@ -9,9 +9,6 @@ and the ratio of this tree's figures to the base tree's. The targets of issue #1
 (p50 <= 15 ms, p99 <= 40 ms) are printed for reference. A move the tree could not draw
 (RoutingError) is counted and ends that game.
 
-``--route`` times only the router (``engine.sprouts.mesh.route_mesh``, CPU per call, each
-attempt of a move counted apart) along the same games instead of the whole ``play()``.
-
 The games need not be move-for-move the same in both trees once their drawings differ (a
 move's region numbers follow the drawing), but they come from the same seeds and sizes.
 """
@@ -28,37 +25,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 
-def worker(n: int, seed: int, route: bool = False) -> dict[str, object]:
-    """One random game in this process (the tree is whatever ``engine`` imports); the CPU
-    time of each ``play()``, or with ``route`` of each call of the router."""
+def worker(n: int, seed: int) -> dict[str, object]:
+    """One random game in this process (the tree is whatever ``engine`` imports)."""
     import random
     import time
 
-    from engine.sprouts import Game, paper
+    from engine.sprouts import Game
     from engine.sprouts.routing import RoutingError
 
     rng = random.Random(seed)
     g = Game(n)
     times: list[float] = []
-    routed: list[float] = []
     failed = 0
-    route_mesh = paper.route_mesh
-
-    def timed(*args: object) -> object:
-        t = time.process_time()
-        try:
-            return route_mesh(*args)  # type: ignore[arg-type]
-        finally:
-            routed.append(time.process_time() - t)
-
-    if route:
-        paper.route_mesh = timed  # type: ignore[assignment]
-    try:  # compiled kernels are loaded once per process (a bot at its start), not per move
-        from engine.sprouts.mesh_core import warm  # type: ignore[import-not-found]
-    except ImportError:
-        pass
-    else:
-        warm()
     while not g.over:
         m = rng.choice(g.legal_moves())
         t = time.process_time()
@@ -69,13 +47,13 @@ def worker(n: int, seed: int, route: bool = False) -> dict[str, object]:
             times.append(time.process_time() - t)
             break
         times.append(time.process_time() - t)
-    return {"times": routed if route else times, "failed": failed}
+    return {"times": times, "failed": failed}
 
 
-def _run(tree: Path, n: int, seed: int, route: bool) -> dict[str, object]:
+def _run(tree: Path, n: int, seed: int) -> dict[str, object]:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     out = subprocess.run(
-        [sys.executable, __file__, "--worker", str(n), str(seed)] + (["--route"] if route else []),
+        [sys.executable, __file__, "--worker", str(n), str(seed)],
         cwd=tree,
         env=env,
         capture_output=True,
@@ -103,24 +81,20 @@ def main() -> None:
     ap.add_argument("--base", type=Path, help="a checkout to compare against (e.g. main)")
     ap.add_argument("--spots", default="8,10,11,12")
     ap.add_argument("--games", type=int, default=4)
-    ap.add_argument("--route", action="store_true", help="time only the router's calls")
     ap.add_argument("--worker", nargs=2, type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        print(json.dumps(worker(*args.worker, route=args.route)))
+        print(json.dumps(worker(*args.worker)))
         return
     trees = [("this", HERE)] + ([("base", args.base.resolve())] if args.base else [])
-    if args.route:
-        print("Sprouts route_mesh CPU per call (the router's share of a move):")
-    else:
-        print("Sprouts play() CPU per move (targets per tap: p50 <= 15 ms, p99 <= 40 ms):")
+    print("Sprouts play() CPU per move (targets per tap: p50 <= 15 ms, p99 <= 40 ms):")
     for n in [int(s) for s in args.spots.split(",")]:
         times: dict[str, list[float]] = {k: [] for k, _ in trees}
         fails = dict.fromkeys(times, 0)
         for seed in range(args.games):
             order = trees if seed % 2 == 0 else trees[::-1]
             for label, tree in order:
-                got = _run(tree, n, seed, args.route)
+                got = _run(tree, n, seed)
                 times[label] += got["times"]  # type: ignore[arg-type]
                 fails[label] += got["failed"]  # type: ignore[operator]
         print(f"  n={n}:")

@@ -27,10 +27,9 @@ from functools import cached_property
 import numpy as np
 from pythoncdt import IntersectingConstraintEdges, Triangulation, VertexInsertionOrder
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
+from scipy.sparse.csgraph import connected_components, dijkstra
 from scipy.spatial import cKDTree
 
-from engine.sprouts import mesh_core
 from engine.sprouts.drawing import (
     MIN_GAP,
     SPOT_GAP,
@@ -132,9 +131,12 @@ class _Mesh:
             )
             put(edge, K_WINDOW, on_edge)
         if chains:
-            flat = np.asarray([p for c in chains for p in c[2]], dtype=float)
-            starts = np.r_[0, np.cumsum([len(c[2]) for c in chains])]
-            lines_in, at = mesh_core.split_long(flat, starts, TIP / 3)
+            lens = np.asarray([len(c[2]) for c in chains], dtype=np.int64)
+            if lens.min() >= 2:  # always: stubs and arcs (one array for all is cheaper)
+                flat = np.asarray([p for c in chains for p in c[2]], dtype=float)
+                lines_in, at = _split_flat(flat, lens, TIP / 3)
+            else:
+                lines_in, at = _split_many([np.asarray(c[2], dtype=float) for c in chains], TIP / 3)
             add_many([c[0] for c in chains], [c[1] for c in chains], lines_in, at)
         allc = np.concatenate(cand) + 0.0  # + 0.0: -0.0 and 0.0 are one point
         kind_all = np.concatenate(kinds)
@@ -300,12 +302,37 @@ def _pt(p: np.ndarray) -> Point:
 def _split_many(arrs: Sequence[np.ndarray], longest: float) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_split_long` of every polyline at once: the results end to end, and where
     each starts (one more: the end)."""
-    if not len(arrs):
-        return np.zeros((0, 2)), np.zeros(1, dtype=np.int64)
     lens = np.fromiter((len(a) for a in arrs), dtype=np.int64, count=len(arrs))
-    starts = np.r_[0, np.cumsum(lens)]
-    pts = np.ascontiguousarray(np.concatenate(arrs), dtype=np.float64)
-    return mesh_core.split_long(pts, starts, float(longest))
+    if not len(arrs) or lens.min() < 2:
+        outs = [_split_long(a, longest) for a in arrs]
+        at = np.cumsum([0] + [len(o) for o in outs])
+        return (np.concatenate(outs) if outs else np.zeros((0, 2))), at
+    return _split_flat(np.concatenate(arrs), lens, longest)
+
+
+def _split_flat(pts: np.ndarray, lens: np.ndarray, longest: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_split_many` of polylines given end to end (``lens``: their lengths, each at
+    least 2)."""
+    starts = np.cumsum(lens) - lens
+    is_last = np.zeros(len(pts), dtype=bool)
+    is_last[starts + lens - 1] = True
+    si = np.flatnonzero(~is_last)  # where each segment starts
+    seg = pts[si + 1] - pts[si]
+    k = np.maximum(1, np.ceil(np.hypot(*seg.T) / longest).astype(int))
+    # each polyline's first point, then k points along each of its segments
+    cnt = np.zeros(len(pts), dtype=np.int64)
+    cnt[starts] += 1
+    cnt[si] += k
+    base = np.cumsum(cnt) - cnt
+    out = np.empty((int(cnt.sum()), 2))
+    out[base[starts]] = pts[starts]
+    is_start = np.zeros(len(pts), dtype=np.int64)
+    is_start[starts] = 1
+    idx = np.repeat(np.arange(len(si)), k)
+    j = np.arange(len(idx)) - (np.cumsum(k) - k)[idx]
+    t = (j + 1) / k[idx]
+    out[(base[si] + is_start[si])[idx] + j] = pts[si][idx] + t[:, None] * seg[idx]
+    return out, np.r_[base[starts], len(out)]
 
 
 def _split_long(arr: np.ndarray, longest: float) -> np.ndarray:
@@ -560,7 +587,10 @@ class _MeshRouter:
         open_side = (nb >= 0) & ~blocked_side
         src = self._locate(m, ta, th_a)
         dst = self._locate(m, tb, th_b)
-        face = mesh_core.flood(nb, open_side, src)
+        t_open, k_open = np.nonzero(open_side)
+        g = _csr(t_open, nb[t_open, k_open], np.ones(len(t_open)), len(nb))
+        _, label = connected_components(g, directed=False)
+        face = label == label[src]
         if not face[dst]:
             raise _Fail("the two corners are not in one face")
         in_rings = self._in_rings(m)
@@ -583,7 +613,9 @@ class _MeshRouter:
         spots = list(self.ring_of)
         xy = np.asarray([self.d.place(s) for s in spots])
         rho = np.asarray([self.ring_of[s] for s in spots])
-        return mesh_core.in_discs(cen, xy, rho - 0.05)
+        # a centre further than the largest ring from every spot is in none (inf, k = len)
+        dist, k = cKDTree(xy).query(cen, distance_upper_bound=float(rho.max()))
+        return dist < rho[np.minimum(k, len(rho) - 1)] - 0.05
 
     def _clearance(self, pts: np.ndarray, upto: float = FAR) -> np.ndarray:
         """How far each point is from the curves and from the spots' keep-off discs, up to
@@ -813,7 +845,13 @@ class _MeshRouter:
         first_ok = np.where(ok.any(axis=1), ts[np.argmax(ok, axis=1)], best)
         last_ok = np.where(ok.any(axis=1), ts[len(ts) - 1 - np.argmax(ok[:, ::-1], axis=1)], best)
         lo, hi = first_ok, np.maximum(first_ok, last_ok)
-        t = mesh_core.slide(p0, d, np.clip(0.5, lo, hi), lo, hi, 80)
+        length2 = np.maximum(np.hypot(*d.T), 1e-9) ** 2
+        t = np.clip(0.5, lo, hi)
+        for _ in range(80):
+            pts = p0 + t[:, None] * d
+            target = (np.concatenate([pts[:1], pts[:-1]]) + np.concatenate([pts[1:], pts[-1:]])) / 2
+            tt = np.einsum("ij,ij->i", target - p0, d) / length2
+            t = np.clip(0.5 * t + 0.5 * tt, lo, hi)
         return p0 + t[:, None] * d
 
     # -- the new spot ------------------------------------------------------------------------
