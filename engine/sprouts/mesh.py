@@ -131,7 +131,12 @@ class _Mesh:
             )
             put(edge, K_WINDOW, on_edge)
         if chains:
-            lines_in, at = _split_many([np.asarray(c[2], dtype=float) for c in chains], TIP / 3)
+            lens = np.asarray([len(c[2]) for c in chains], dtype=np.int64)
+            if lens.min() >= 2:  # always: stubs and arcs (one array for all is cheaper)
+                flat = np.asarray([p for c in chains for p in c[2]], dtype=float)
+                lines_in, at = _split_flat(flat, lens, TIP / 3)
+            else:
+                lines_in, at = _split_many([np.asarray(c[2], dtype=float) for c in chains], TIP / 3)
             add_many([c[0] for c in chains], [c[1] for c in chains], lines_in, at)
         allc = np.concatenate(cand) + 0.0  # + 0.0: -0.0 and 0.0 are one point
         kind_all = np.concatenate(kinds)
@@ -152,28 +157,29 @@ class _Mesh:
             vertex[taken[order]] = rank[group]
             first = taken[group_first[by_first]]
         self.spot_vertex = vertex[: len(spots)].tolist()
-        # every constrained chain: (owner, vertex ids); owner >= 0 is a curve, else a kind
-        self.chains: list[tuple[int, list[int]]] = []
-        for owner, start, count in lines:
-            ids = vertex[start : start + count]
-            if (ids >= 0).all():
-                if count > 1:
-                    self.chains.append((owner, ids.tolist()))
-                continue
-            edges = np.flatnonzero(np.diff(np.r_[False, ids >= 0, False]))
-            for lo, hi in zip(edges[::2], edges[1::2], strict=True):
-                if hi - lo > 1:
-                    self.chains.append((owner, ids[lo:hi].tolist()))
+        # every constrained segment: its ends (vertex ids, in the chain's order) and its
+        # owner (>= 0 a curve, else a kind): two points of one chain in a row, both taken
+        line_of = np.full(len(allc) + 1, -1, dtype=np.int64)
+        owner_of = np.asarray([ln[0] for ln in lines], dtype=np.int64)
+        for i, (_, start, count) in enumerate(lines):
+            line_of[start : start + count] = i
+        taken_next = np.r_[vertex[1:] >= 0, False]
+        same_line = (line_of[:-1] >= 0) & (line_of[:-1] == line_of[1:])
+        at_seg = np.flatnonzero(same_line & (vertex >= 0) & taken_next)
+        self.seg_a, self.seg_b = vertex[at_seg], vertex[at_seg + 1]
+        self.seg_owner = owner_of[line_of[at_seg]]
         fixed = allc[first]
         # free points on a staggered grid, away from everything drawn
-        tree = cKDTree(np.concatenate([fixed, _split_many(d.arrays, step / 4)[0]]))
+        tree = _tree(np.concatenate([fixed, _split_many(d.arrays, step / 4)[0]]))
         ys = np.arange(y0 + step / 2, y1, step * 0.866)
         xs = [np.arange(x0 + step / 2 + (step / 2) * odd, x1, step) for odd in (0, 1)]
-        fill = [np.stack([xs[r % 2], np.full(len(xs[r % 2]), y)], axis=1) for r, y in enumerate(ys)]
-        fa = np.concatenate(fill) if fill else np.zeros((0, 2))
+        # rows alternate between the two sets of columns
+        counts = np.where(np.arange(len(ys)) % 2 == 0, len(xs[0]), len(xs[1]))
+        fx = np.tile(np.concatenate(xs), (len(ys) + 1) // 2)[: int(counts.sum())]
+        fa = np.stack([fx, np.repeat(ys, counts)], axis=1)
         if len(fa):
             # far from every vertex, so each is a vertex of its own (the grid has no repeats)
-            fa = fa[tree.query(fa)[0] > 0.6 * step]
+            fa = fa[tree.query(fa, distance_upper_bound=0.6 * step + 1e-9)[0] > 0.6 * step]
         self.P = np.concatenate([fixed, fa])
         self.kind = np.concatenate([kind_all[first], np.full(len(fa), K_FILL, dtype=np.int64)])
         self.drawn = len(fixed) + len(fa)  # vertices before the gaps' middles (see _conform)
@@ -182,7 +188,8 @@ class _Mesh:
     @cached_property
     def centres(self) -> np.ndarray:
         """Each triangle's centre of mass."""
-        return self.P[self.simplices].mean(axis=1)
+        s = self.simplices
+        return (self.P[s[:, 0]] + self.P[s[:, 1]] + self.P[s[:, 2]]) / 3
 
     def vertex_at(self, p: Point) -> int:
         """The vertex at exactly ``p`` among those placed before :meth:`_conform` (-1 for
@@ -196,27 +203,47 @@ class _Mesh:
         free point in the middle of every gap between drawn things (an edge joining two
         drawn vertices), so that a bridge can run down a narrow passage with room for the
         curve on both sides of it."""
-        a = np.concatenate([np.asarray(ids[:-1]) for _, ids in self.chains])
-        b = np.concatenate([np.asarray(ids[1:]) for _, ids in self.chains])
+        a, b = self.seg_a, self.seg_b
         edges = np.stack([a, b], axis=1)
         lo, hi = np.minimum(a, b), np.maximum(a, b)
-        simp, nb = _cdt(self.P, edges)
         n = len(self.P)
-        keys = _edge_keys(simp, n)
+        first = _new_cdt(self.P, edges)
+        keys = _cdt_edges(first, n)
         e = np.stack([keys // n, keys % n], axis=1)
         drawn = self.kind != K_FILL
-        gap = e[drawn[e[:, 0]] & drawn[e[:, 1]] & ~np.isin(keys, lo * n + hi)]
+        gap = e[drawn[e[:, 0]] & drawn[e[:, 1]] & ~_sorted_has(np.sort(lo * n + hi), keys)]
         gap = gap[np.hypot(*(self.P[gap[:, 0]] - self.P[gap[:, 1]]).T) > MEDIAL_FROM]
         if len(gap):
             mids = (self.P[gap[:, 0]] + self.P[gap[:, 1]]) / 2
             self.P = np.concatenate([self.P, mids])
             self.kind = np.concatenate([self.kind, np.full(len(gap), K_FILL, dtype=np.int64)])
-            simp, nb = _cdt(self.P, edges)
+            simp, nb = _cdt_read(_new_cdt(self.P, edges))
             n = len(self.P)
-            keys = _edge_keys(simp, n)
+        else:
+            simp, nb = _cdt_read(first)
+        side_key, keys = _edge_keys(simp, nb, n)
         if not _sorted_has(keys, lo * n + hi).all():  # a chain runs through a vertex
             raise _Fail("a curve is not an edge of the triangulation")
         self.simplices, self.neighbors = simp, nb
+        self.side_key = side_key  # side k of each triangle (opposite vertex k) as a key
+
+
+class _Constraints:
+    """The constrained edges (as sorted keys ``low * n + high``) and the chain segment each
+    lies on: its owner (a curve, else a vertex kind) and its ends in the chain's order."""
+
+    def __init__(self, keys: np.ndarray, owners: np.ndarray, a: np.ndarray, b: np.ndarray):
+        self.keys, self.owners, self.a, self.b = keys, owners, a, b
+
+    def segments(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The owner and the ends of each of the constrained edges ``keys``."""
+        i = np.searchsorted(self.keys, keys)
+        return self.owners[i], self.a[i], self.b[i]
+
+
+def _has(values: np.ndarray, among: frozenset[int]) -> np.ndarray:
+    """Which of ``values`` are in ``among``."""
+    return np.isin(values, np.fromiter(among, dtype=np.int64, count=len(among)))
 
 
 def _sorted_has(keys: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -225,20 +252,41 @@ def _sorted_has(keys: np.ndarray, q: np.ndarray) -> np.ndarray:
     return keys[at] == q if len(keys) else np.zeros(len(q), dtype=bool)
 
 
-def _edge_keys(simp: np.ndarray, n: int) -> np.ndarray:
-    """Every edge of the triangles ``simp`` once, as ``low * n + high``, sorted."""
-    e = np.concatenate([simp[:, [1, 2]], simp[:, [2, 0]], simp[:, [0, 1]]])
-    return np.unique(np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1]))
+def _edge_keys(simp: np.ndarray, nb: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each triangle side (side k opposite vertex k) as ``low * n + high``, and every edge
+    once, sorted: a side is an edge's only copy when no triangle is across it or it is the
+    lower-numbered triangle's side."""
+    sa, sb = simp[:, [1, 2, 0]], simp[:, [2, 0, 1]]
+    side_key = np.minimum(sa, sb) * n + np.maximum(sa, sb)
+    own = (nb < 0) | (np.arange(len(simp))[:, None] < nb)
+    return side_key, np.sort(side_key[own])
 
 
-def _cdt(points: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The constrained Delaunay triangulation of ``points`` with ``edges`` as edges: its
-    triangles (counter-clockwise vertex triples) and, for each, the triangle across the side
-    opposite each vertex (-1 for none), as :class:`scipy.spatial.Delaunay` gives them."""
+def _cdt_edges(t: Triangulation, n: int) -> np.ndarray:
+    """The edges between the ``n`` points of the triangulation ``t`` as sorted keys ``low *
+    n + high``, read before its enclosing super-triangle (vertices 0-2, the points follow)
+    is erased (which costs more than reading): every such edge then has a triangle on each
+    side, so it is once the side whose ends run low to high."""
+    simp = t.triangles_array()["vertices"].astype(np.int64)
+    sa, sb = simp.ravel(), simp[:, [1, 2, 0]].ravel()
+    own = (sa < sb) & (sa >= 3)
+    return np.sort((sa[own] - 3) * n + (sb[own] - 3))
+
+
+def _new_cdt(points: np.ndarray, edges: np.ndarray) -> Triangulation:
+    """The constrained Delaunay triangulation of ``points`` with ``edges`` as edges, inside
+    its super-triangle."""
     t = Triangulation(VertexInsertionOrder.AUTO, IntersectingConstraintEdges.DONT_CHECK, 0.0)
     # numpy arrays are buffers, but their stubs do not say so before Python 3.12
     t.insert_vertices(np.ascontiguousarray(points, dtype=np.float64))  # type: ignore[call-overload]
     t.insert_edges(np.ascontiguousarray(edges, dtype=np.uint32))  # type: ignore[call-overload]
+    return t
+
+
+def _cdt_read(t: Triangulation) -> tuple[np.ndarray, np.ndarray]:
+    """The triangles of :func:`_new_cdt`'s ``t`` (counter-clockwise vertex triples) and, for
+    each, the triangle across the side opposite each vertex (-1 for none), as
+    :class:`scipy.spatial.Delaunay` gives them."""
     t.erase_super_triangle()
     tris = t.triangles_array()
     simp = tris["vertices"].astype(np.int64)
@@ -259,7 +307,12 @@ def _split_many(arrs: Sequence[np.ndarray], longest: float) -> tuple[np.ndarray,
         outs = [_split_long(a, longest) for a in arrs]
         at = np.cumsum([0] + [len(o) for o in outs])
         return (np.concatenate(outs) if outs else np.zeros((0, 2))), at
-    pts = np.concatenate(arrs)
+    return _split_flat(np.concatenate(arrs), lens, longest)
+
+
+def _split_flat(pts: np.ndarray, lens: np.ndarray, longest: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_split_many` of polylines given end to end (``lens``: their lengths, each at
+    least 2)."""
     starts = np.cumsum(lens) - lens
     is_last = np.zeros(len(pts), dtype=bool)
     is_last[starts + lens - 1] = True
@@ -306,6 +359,8 @@ class _MeshRouter:
         self.req = req
         segs = [np.stack([a[:-1], a[1:]], axis=1) for a in d.arrays]
         self.segs = np.concatenate(segs) if segs else np.zeros((0, 2, 2))
+        self.seg_lo, self.seg_hi = self.segs.min(axis=1), self.segs.max(axis=1)
+        self._stubs: dict[int, np.ndarray] = {}  # see _stubs_at
         pts = [np.asarray([(s.x, s.y) for s in d.spots]), *d.arrays]
         self.ring_of: dict[int, float] = {}  # spot -> radius of its ring
         self.window = None  # a bounded face is triangulated only round its outer edge
@@ -313,9 +368,9 @@ class _MeshRouter:
             mg = 2 * RING + 2 * MAX_SEG * d.width / WIDTH
             bx0, by0, bx1, by1 = req.box
             self.window = (bx0 - mg, by0 - mg, bx1 + mg, by1 + mg)
-        self.curve_pts = cKDTree(_split_many(d.arrays, 2.0)[0]) if d.arrays else None
-        self.spot_pts = cKDTree(np.asarray([(s.x, s.y) for s in d.spots]))
-        self.obstacles = cKDTree(_split_many(pts, 4.0)[0])
+        self.curve_pts = _tree(_split_many(d.arrays, 2.0)[0]) if d.arrays else None
+        self.spot_pts = _tree(np.asarray([(s.x, s.y) for s in d.spots]))
+        self.obstacles = _tree(_split_many(pts, 4.0)[0])
 
     # -- the ends --------------------------------------------------------------------------
 
@@ -334,7 +389,7 @@ class _MeshRouter:
         if width >= TAU:
             ths = ths[:-1]
         probe = np.stack([x + 2.5 * TIP * np.cos(ths), y + 2.5 * TIP * np.sin(ths)], axis=1)
-        room = np.minimum(self.obstacles.query(probe)[0], 4 * TIP)
+        room = np.minimum(self.obstacles.query(probe, distance_upper_bound=4 * TIP)[0], 4 * TIP)
         score = room.copy()
         if width < TAU:
             score -= 0.25 * TIP * np.abs((ths - start) / width - 0.5)
@@ -357,7 +412,12 @@ class _MeshRouter:
         if not (0 < p1[0] < d.width and 0 < p1[1] < d.height):
             return False
         if len(self.segs):
-            dist = _seg_dist_one(c, p1, self.segs[~self._stubs_at(spot)])
+            # only segments whose boxes come within the gap of the stub's box can be closer
+            reach = 2 * MIN_GAP + 1e-6
+            lo, hi = np.minimum(c, p1) - reach, np.maximum(c, p1) + reach
+            near = (self.seg_hi >= lo).all(axis=1) & (self.seg_lo <= hi).all(axis=1)
+            near &= ~self._stubs_at(spot)
+            dist = _seg_dist_one(c, p1, self.segs[near])
             if len(dist) and dist.min() < 2 * MIN_GAP:
                 return False
         spots = np.asarray([(s.x, s.y) for s in d.spots])
@@ -367,6 +427,8 @@ class _MeshRouter:
 
     def _stubs_at(self, spot: int) -> np.ndarray:
         """The segments lying on the straight stubs of the curves at ``spot``."""
+        if spot in self._stubs:
+            return self._stubs[spot]
         d = self.d
         _, _, first, last = _segments(d)
         runs = _stub_runs(d)
@@ -377,6 +439,7 @@ class _MeshRouter:
                 out[first[e] : first[e] + runs[he]] = True
             else:
                 out[last[e] - runs[he] + 1 : last[e] + 1] = True
+        self._stubs[spot] = out
         return out
 
     def _near_curves(self, spot_xy: np.ndarray, within: float) -> np.ndarray:
@@ -417,17 +480,22 @@ class _MeshRouter:
         self.ring_of = {}
         spot_xy = np.asarray([(s.x, s.y) for s in d.spots])
         near_curve = self._near_curves(spot_xy, RING + 2 * MIN_GAP)
+        apart = np.hypot(*(spot_xy[:, None, :] - spot_xy[None, :, :]).transpose(2, 0, 1))
+        np.fill_diagonal(apart, np.inf)
+        nearest = apart.min(axis=1) if len(spot_xy) else apart
+        # each spot's distance from each extra line (its own lines do not count)
+        near_extra = []
+        for ends, line in extra:
+            arr = np.asarray(line)
+            dist = _points_segs(spot_xy, arr[:-1], arr[1:]).min(axis=1)
+            dist[[e - 1 for e in ends]] = np.inf
+            near_extra.append(dist.tolist())
         for s in d.spots:
-            c = np.array([s.x, s.y])
             rho = min(RING, near_curve[s.number - 1] - 2 * MIN_GAP)
-            others = np.hypot(*(spot_xy - c).T)
-            others[s.number - 1] = np.inf
-            rho = min(rho, float(others.min()) / 2 - MIN_GAP)
-            for line in extra:
-                if s.number not in line[0]:
-                    arr = np.asarray(line[1])
-                    near = float(_point_seg_many(c, arr[:-1], arr[1:]).min())
-                    rho = min(rho, near - 2 * MIN_GAP)
+            rho = min(rho, float(nearest[s.number - 1]) / 2 - MIN_GAP)
+            for dist in near_extra:
+                if dist[s.number - 1] != np.inf:
+                    rho = min(rho, dist[s.number - 1] - 2 * MIN_GAP)
             if rho < 0.6 * SPOT_GAP:
                 continue
             self.ring_of[s.number] = rho
@@ -447,7 +515,7 @@ class _MeshRouter:
                 th = np.linspace(lo, hi, k + 1)
                 if closed:
                     th = th[:-1]
-                pts = [_tip((s.x, s.y), float(t), rho) for t in th]
+                pts = _tips((s.x, s.y), th, rho)
                 if closed:
                     pts.append(pts[0])
                 out.append((K_RING, pieces[s.number - 1], pts))
@@ -503,42 +571,36 @@ class _MeshRouter:
         self, m: _Mesh, pa: Point, pb: Point, ta: Point, tb: Point, th_a: float, th_b: float
     ) -> Route:
         req = self.req
-        simp, nb = m.simplices, m.neighbors
-        nt = len(simp)
+        nb = m.neighbors
         n = len(m.P)
         # which triangle sides are constrained, and by which chain's segment
-        a = np.concatenate([np.asarray(ids[:-1]) for _, ids in m.chains])
-        b = np.concatenate([np.asarray(ids[1:]) for _, ids in m.chains])
-        owners = np.repeat([o for o, _ in m.chains], [len(ids) - 1 for _, ids in m.chains])
+        a, b, owners = m.seg_a, m.seg_b, m.seg_owner
         keys = np.minimum(a, b) * n + np.maximum(a, b)
         # a side met twice keeps its last chain's segment
-        segs = zip(owners.tolist(), a.tolist(), b.tolist(), strict=True)
-        con = dict(zip(keys.tolist(), segs, strict=True))
-        sa = simp[:, [1, 2, 0]]
-        sb = simp[:, [2, 0, 1]]
-        side_key = np.minimum(sa, sb) * n + np.maximum(sa, sb)  # side k is opposite vertex k
-        con_keys = np.fromiter(con.keys(), dtype=np.int64, count=len(con))
-        blocked_side = np.isin(side_key, con_keys)
-        # faces: triangles joined across unconstrained sides
-        t_idx = np.repeat(np.arange(nt), 3)
-        nbf = nb.ravel()
-        open_side = (nbf >= 0) & ~blocked_side.ravel()
-        g = csr_matrix(
-            (np.ones(int(open_side.sum())), (t_idx[open_side], nbf[open_side])), shape=(nt, nt)
-        )
-        _, label = connected_components(g, directed=False)
+        order = np.argsort(keys, kind="stable")
+        sk = keys[order]
+        last = order[np.r_[sk[1:] != sk[:-1], True]]
+        con = _Constraints(keys[last], owners[last], a[last], b[last])
+        side_key = m.side_key
+        blocked_side = _sorted_has(con.keys, side_key.ravel()).reshape(side_key.shape)
+        # the face: triangles joined across unconstrained sides
+        open_side = (nb >= 0) & ~blocked_side
         src = self._locate(m, ta, th_a)
         dst = self._locate(m, tb, th_b)
-        if label[src] != label[dst]:
+        t_open, k_open = np.nonzero(open_side)
+        g = _csr(t_open, nb[t_open, k_open], np.ones(len(t_open)), len(nb))
+        _, label = connected_components(g, directed=False)
+        face = label == label[src]
+        if not face[dst]:
             raise _Fail("the two corners are not in one face")
         in_rings = self._in_rings(m)
-        in_f = (label == label[src]) & ~in_rings
+        in_f = face & ~in_rings
         if not (in_f[src] and in_f[dst]):
             raise _Fail("an end is inside a spot's ring")
         if req.kind != "merge":
             walls = self._bridges(m, in_f, con, side_key, blocked_side)
-            open_side &= ~np.isin(side_key, walls).ravel()
-        portals = self._path(m, in_f, src, dst, open_side, t_idx, nbf)
+            open_side &= ~_sorted_has(np.sort(walls), side_key.ravel()).reshape(side_key.shape)
+        portals = self._path(m, in_f, src, dst, open_side)
         body = self._smooth(m, portals)
         line = _thin(np.concatenate([[ta], body, [tb]]), MIN_SPACING)
         return self._place_spot(m, in_f | in_rings, np.concatenate([[pa], line, [pb]]))
@@ -551,17 +613,19 @@ class _MeshRouter:
         spots = list(self.ring_of)
         xy = np.asarray([self.d.place(s) for s in spots])
         rho = np.asarray([self.ring_of[s] for s in spots])
-        dist, k = cKDTree(xy).query(cen)
-        return dist < rho[k] - 0.05
+        # a centre further than the largest ring from every spot is in none (inf, k = len)
+        dist, k = cKDTree(xy).query(cen, distance_upper_bound=float(rho.max()))
+        return dist < rho[np.minimum(k, len(rho) - 1)] - 0.05
 
-    def _clearance(self, pts: np.ndarray) -> np.ndarray:
+    def _clearance(self, pts: np.ndarray, upto: float = FAR) -> np.ndarray:
         """How far each point is from the curves and from the spots' keep-off discs, up to
-        :data:`FAR` (every use caps it lower; the capped search prunes most of the tree)."""
+        ``upto`` (exact below it, at least it above it; every use caps it lower than
+        :data:`FAR`, and the capped search prunes most of the tree)."""
         gap = SPOT_GAP - MIN_GAP
-        out = self.spot_pts.query(pts, distance_upper_bound=FAR + gap)[0] - gap
+        out = self.spot_pts.query(pts, distance_upper_bound=upto + gap)[0] - gap
         if self.curve_pts is not None:
-            out = np.minimum(out, self.curve_pts.query(pts, distance_upper_bound=FAR)[0])
-        return np.minimum(out, FAR)
+            out = np.minimum(out, self.curve_pts.query(pts, distance_upper_bound=upto)[0])
+        return np.minimum(out, upto)
 
     def _locate(self, m: _Mesh, tip: Point, th: float) -> int:
         """The triangle at the stub's tip that the curve goes on into."""
@@ -581,7 +645,7 @@ class _MeshRouter:
         self,
         m: _Mesh,
         in_f: np.ndarray,
-        con: dict[int, tuple[int, int, int]],
+        con: _Constraints,
         side_key: np.ndarray,
         blocked_side: np.ndarray,
     ) -> np.ndarray:
@@ -605,19 +669,20 @@ class _MeshRouter:
         ends[m.spot_vertex[req.a - 1]] = True
         ends[m.spot_vertex[req.b - 1]] = True
         tt, kk = np.nonzero(blocked_side & in_f[:, None])
-        for t, k in zip(tt.tolist(), kk.tolist(), strict=True):
-            owner, p, q = con[int(side_key[t, k])]
-            if owner < 0:
-                continue
-            r = int(simp[t, k])
-            (x0, y0), (x1, y1), (xr, yr) = m.P[p], m.P[q], m.P[r]
-            left = (x1 - x0) * (yr - y0) - (y1 - y0) * (xr - x0) > 0
-            he = 2 * owner if left else 2 * owner + 1
-            side = 1 if he in req.arc1 else 2 if he in req.arc2 else 0
-            if side and not ends[r]:
-                for a in (p, q):
-                    if not ends[a]:
-                        seed_edges[side].append((a, r))
+        owner, p, q = con.segments(side_key[tt, kk])
+        opp = simp[tt, kk]  # the vertex across each side, in the face
+        (x0, y0), (x1, y1), (xr, yr) = m.P[p].T, m.P[q].T, m.P[opp].T
+        left = (x1 - x0) * (yr - y0) - (y1 - y0) * (xr - x0) > 0
+        he = np.where(left, 2 * owner, 2 * owner + 1)
+        side = np.where(_has(he, req.arc1), 1, np.where(_has(he, req.arc2), 2, 0))
+        side[(owner < 0) | ends[opp]] = 0
+        # in order: (p, opp) then (q, opp) for each side met, each when p (or q) is no end
+        a_s, r_s = np.stack([p, q], axis=1).ravel(), np.repeat(opp, 2)
+        side_s = np.repeat(side, 2)
+        keep = (side_s > 0) & ~ends[a_s]
+        for s_ in (1, 2):
+            at = keep & (side_s == s_)
+            seed_edges[s_] = list(zip(a_s[at].tolist(), r_s[at].tolist(), strict=True))
         if req.kind == "loop":
             x, y = d.place(req.a)
             rel = m.P - (x, y)
@@ -639,25 +704,27 @@ class _MeshRouter:
             passable = free & ~on_wall[other]
             start = anchors[turn] | on_wall[turn]
             # entries: (anchor, free vertex) pairs; direct: (anchor, hole vertex)
-            entry: dict[int, int] = {}
-            direct: dict[int, tuple[int, int]] = {}
-            pairs = list(seed_edges[turn])
+            # (each vertex's first entry, in the order met; the first direct pair met)
+            seeds = np.asarray(seed_edges[turn], dtype=np.int64).reshape(-1, 2)
             su, sv = start[u], start[v]
-            pairs += list(zip(u[su].tolist(), v[su].tolist(), strict=True))
-            pairs += list(zip(v[sv].tolist(), u[sv].tolist(), strict=True))
-            for a, r in pairs:
-                if passable[r]:
-                    entry.setdefault(r, a)
-                elif owner_of[r] in pending[turn] and not ends[r]:
-                    direct.setdefault(int(owner_of[r]), (a, r))
-            if direct:
-                k, (a, r) = next(iter(direct.items()))
+            pa_ = np.concatenate([seeds[:, 0], u[su], v[sv]])
+            pr_ = np.concatenate([seeds[:, 1], v[su], u[sv]])
+            goes = passable[pr_]
+            _, first_in = np.unique(pr_[goes], return_index=True)
+            first_in.sort()
+            entry = dict(
+                zip(pr_[goes][first_in].tolist(), pa_[goes][first_in].tolist(), strict=True)
+            )
+            hole = ~goes & np.isin(owner_of[pr_], pending[turn]) & ~ends[pr_]
+            if hole.any():
+                i = int(np.argmax(hole))
+                a, r, k = int(pa_[i]), int(pr_[i]), int(owner_of[pr_[i]])
                 path_edges = [(a, r)]
             else:
                 if not entry:
                     raise _Fail("a side has nothing to hold on to")
                 ok = passable[u] & passable[v]
-                g = csr_matrix((length[ok] + 1e-9, (u[ok], v[ok])), shape=(nv, nv))
+                g = _csr(u[ok], v[ok], length[ok] + 1e-9, nv)
                 sources = np.fromiter(entry.keys(), dtype=np.int64)
                 dist, pred, _ = dijkstra(
                     g, directed=False, indices=sources, min_only=True, return_predecessors=True
@@ -696,20 +763,12 @@ class _MeshRouter:
     # -- the path ----------------------------------------------------------------------------
 
     def _path(
-        self,
-        m: _Mesh,
-        allowed: np.ndarray,
-        src: int,
-        dst: int,
-        open_side: np.ndarray,
-        t_idx: np.ndarray,
-        nbf: np.ndarray,
+        self, m: _Mesh, allowed: np.ndarray, src: int, dst: int, open_side: np.ndarray
     ) -> list[tuple[int, int]]:
-        simp = m.simplices
-        nt = len(simp)
-        ok = open_side & allowed[t_idx] & allowed[np.maximum(nbf, 0)]
-        a_t, b_t = t_idx[ok], nbf[ok]
-        k = np.tile(np.arange(3), nt)[ok]
+        simp, nb = m.simplices, m.neighbors
+        ok = open_side & allowed[:, None] & allowed[np.maximum(nb, 0)]
+        a_t, k = np.nonzero(ok)
+        b_t = nb[a_t, k]
         p = simp[a_t, (k + 1) % 3]
         q = simp[a_t, (k + 2) % 3]
         length = np.hypot(*(m.P[p] - m.P[q]).T)
@@ -718,17 +777,21 @@ class _MeshRouter:
         need = _want(m, p) + _want(m, q)
         w = step * (1 + (NARROW / np.maximum(length, 1e-6)) ** 2) + 1e-9
         w = np.where(length < need, w * 1e4, w)
-        graph = csr_matrix((w, (a_t, b_t)), shape=(nt, nt))
-        dist, pred = dijkstra(graph, directed=True, indices=[src, dst], return_predecessors=True)
+        nt = len(simp)
+        dist, pred = dijkstra(
+            _csr(a_t, b_t, w, nt), directed=True, indices=[src, dst], return_predecessors=True
+        )
         da, db = dist
         if not np.isfinite(da[dst]):
             raise _Fail("no path")
         chain = self._via(m, cen, da, db, pred[0], pred[1], allowed, dst)
-        portals = []
-        for t0, t1 in itertools.pairwise(chain):
-            shared = [v for v in simp[t0] if v in set(simp[t1].tolist())]
-            portals.append((int(shared[0]), int(shared[1])))
-        return portals
+        # the side each step crosses (side k of t0 is across from its vertex k), its ends in
+        # t0's order
+        t0, t1 = np.asarray(chain[:-1], dtype=np.int64), np.asarray(chain[1:], dtype=np.int64)
+        k = np.argmax(nb[t0] == t1[:, None], axis=1)
+        lo = np.where(k == 0, 1, 0)
+        hi = np.where(k == 2, 1, 2)
+        return list(zip(simp[t0, lo].tolist(), simp[t0, hi].tolist(), strict=True))
 
     def _via(
         self,
@@ -771,25 +834,23 @@ class _MeshRouter:
             return np.zeros((0, 2))
         pv = np.asarray(portals)
         p0, p1 = m.P[pv[:, 0]], m.P[pv[:, 1]]
-        length = np.maximum(np.hypot(*(p1 - p0).T), 1e-9)
-
         d = p1 - p0
         # where along each portal the curve keeps its distance from curves and spots
         ts = np.linspace(0.02, 0.98, 17)
         at = p0[:, None, :] + ts[None, :, None] * d[:, None, :]
-        clr = self._clearance(at.reshape(-1, 2)).reshape(len(pv), len(ts))
+        # only whether it is at least CLEAR matters, or the largest where it never is
+        clr = self._clearance(at.reshape(-1, 2), CLEAR).reshape(len(pv), len(ts))
         ok = clr >= CLEAR
         best = ts[np.argmax(clr, axis=1)]
         first_ok = np.where(ok.any(axis=1), ts[np.argmax(ok, axis=1)], best)
         last_ok = np.where(ok.any(axis=1), ts[len(ts) - 1 - np.argmax(ok[:, ::-1], axis=1)], best)
         lo, hi = first_ok, np.maximum(first_ok, last_ok)
+        length2 = np.maximum(np.hypot(*d.T), 1e-9) ** 2
         t = np.clip(0.5, lo, hi)
         for _ in range(80):
             pts = p0 + t[:, None] * d
-            prev = np.concatenate([pts[:1], pts[:-1]])
-            nxt = np.concatenate([pts[1:], pts[-1:]])
-            target = (prev + nxt) / 2
-            tt = np.einsum("ij,ij->i", target - p0, d) / (length**2)
+            target = (np.concatenate([pts[:1], pts[:-1]]) + np.concatenate([pts[1:], pts[-1:]])) / 2
+            tt = np.einsum("ij,ij->i", target - p0, d) / length2
             t = np.clip(0.5 * t + 0.5 * tt, lo, hi)
         return p0 + t[:, None] * d
 
@@ -810,8 +871,9 @@ class _MeshRouter:
         spots = np.asarray([(s.x, s.y) for s in self.d.spots])
         cands = np.linspace(keep + half, total - keep - half, 41)
         at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
-        room = self.obstacles.query(at)[0]
-        apart = self.spot_pts.query(at)[0]  # a spot's disc on the picture is ~24 units
+        room = self.obstacles.query(at, distance_upper_bound=3 * TIP)[0]
+        # a spot's disc on the picture is ~24 units
+        apart = self.spot_pts.query(at, distance_upper_bound=SPOT_APART)[0]
         score = np.minimum(room, 3 * TIP) + 0.5 * np.minimum(apart, SPOT_APART)
         score -= 0.15 * np.abs(cands - total / 2)
         face_t = np.flatnonzero(face)
@@ -828,7 +890,11 @@ class _MeshRouter:
                 continue
             if len(spots) and np.min(np.hypot(*(spots - c).T)) < 2 * SPOT_GAP + 1:
                 continue
-            if self.curve_pts is not None and self.curve_pts.query(c)[0] < SPOT_GAP + 1.5:
+            near = (
+                self.curve_pts is not None
+                and self.curve_pts.query(c, distance_upper_bound=SPOT_GAP + 1.5)[0] < SPOT_GAP + 1.5
+            )
+            if near:
                 continue
             probe = np.concatenate([_sample(p0, c), _sample(c, p1)])
             p_lo, p_hi = probe.min(axis=0), probe.max(axis=0)
@@ -847,6 +913,21 @@ class _MeshRouter:
         raise _Fail("no room for the new spot")
 
 
+def _csr(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, n: int) -> csr_matrix:
+    """The ``n`` by ``n`` graph with these arcs (no two alike) in canonical CSR form (columns
+    sorted in each row, as scipy makes it from coordinates), built without the detour
+    through coordinates."""
+    order = np.lexsort((cols, rows))
+    indptr = np.searchsorted(rows[order], np.arange(n + 1))
+    return csr_matrix((weights[order], cols[order], indptr), shape=(n, n))
+
+
+def _tree(pts: np.ndarray) -> cKDTree:
+    """A tree for nearest distances only (unbalanced, which builds in half the time and
+    finds the same distances)."""
+    return cKDTree(pts, balanced_tree=False, compact_nodes=False)
+
+
 def _path_to(pred: np.ndarray, target: int) -> list[int]:
     out = [target]
     while pred[out[-1]] >= 0:
@@ -856,6 +937,23 @@ def _path_to(pred: np.ndarray, target: int) -> list[int]:
 
 def _tip(p: Point, th: float, r: float) -> Point:
     return (round(p[0] + r * math.cos(th), 1), round(p[1] + r * math.sin(th), 1))
+
+
+def _tips(p: Point, th: np.ndarray, r: float) -> list[Point]:
+    """:func:`_tip` for each direction of ``th``."""
+    xs = (p[0] + r * np.cos(th)).tolist()
+    ys = (p[1] + r * np.sin(th)).tolist()
+    return [(round(x, 1), round(y, 1)) for x, y in zip(xs, ys, strict=True)]
+
+
+def _points_segs(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The distance from each point of ``p`` to each segment ``a[j]``-``b[j]``."""
+    d = b - a
+    den = np.maximum(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1], 1e-12)
+    rx = p[:, None, 0] - a[None, :, 0]
+    ry = p[:, None, 1] - a[None, :, 1]
+    t = np.clip((rx * d[:, 0] + ry * d[:, 1]) / den, 0, 1)
+    return np.hypot(rx - t * d[:, 0], ry - t * d[:, 1])
 
 
 def _at(line: np.ndarray, arc: np.ndarray, s: float) -> np.ndarray:
