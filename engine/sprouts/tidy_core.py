@@ -340,6 +340,20 @@ def _sector(x: float, y: float) -> int:
 
 
 @njit(cache=True, error_model="numpy")
+def _halves(
+    cap: np.ndarray, sector: np.ndarray, X: np.ndarray, a: int, b: int, hard: float, step: float
+) -> None:
+    """Points ``a`` and ``b`` keep ``hard`` apart: each may take half of the room above it."""
+    wx, wy = X[b, 0] - X[a, 0], X[b, 1] - X[a, 1]
+    d = math.hypot(wx, wy)
+    budget = max(d - min(hard, d), 0.0) / 2
+    if budget < step:
+        inv = 1.0 / max(d, 1e-12)
+        _limit(cap, sector, a, wx * inv, wy * inv, budget)
+        _limit(cap, sector, b, -wx * inv, -wy * inv, budget)
+
+
+@njit(cache=True, error_model="numpy")
 def _limit(cap: np.ndarray, sector: np.ndarray, w: int, ux: float, uy: float, b: float) -> None:
     """Point ``w`` may move at most ``b`` along ``u``: in its sector, the longest move
     whose component along ``u`` stays within it (``c``: the cosine of the least angle
@@ -384,13 +398,7 @@ def limits(
     # two spots: each may take half
     for i in range(S):
         for j in range(i + 1, S):
-            wx, wy = X[j, 0] - X[i, 0], X[j, 1] - X[i, 1]
-            d = math.hypot(wx, wy)
-            budget = max(d - min(m.hard_spots, d), 0.0) / 2
-            if budget < m.step:
-                inv = 1.0 / max(d, 1e-12)
-                _limit(lim, sector, i, wx * inv, wy * inv, budget)
-                _limit(lim, sector, j, -wx * inv, -wy * inv, budget)
+            _halves(lim, sector, X, i, j, m.hard_spots, m.step)
     # the paper's edge
     for p in range(N):
         if sector[p] < 0:
@@ -407,14 +415,7 @@ def limits(
                         _limit(lim, sector, p, 0.0, sign, budget)
     # stubs stay long enough to be straight for the check
     for k in range(len(stub_spot)):
-        a, b = stub_spot[k], stub_node[k]
-        wx, wy = X[b, 0] - X[a, 0], X[b, 1] - X[a, 1]
-        d = math.hypot(wx, wy)
-        budget = max(d - min(m.hard_stub, d), 0.0) / 2
-        if budget < m.step:
-            inv = 1.0 / max(d, 1e-12)
-            _limit(lim, sector, a, wx * inv, wy * inv, budget)
-            _limit(lim, sector, b, -wx * inv, -wy * inv, budget)
+        _halves(lim, sector, X, stub_spot[k], stub_node[k], m.hard_stub, m.step)
     return lim
 
 

@@ -8,28 +8,17 @@ what the kernels must find follows from the model, not from how it was computed 
 from __future__ import annotations
 
 import math
-import random
 
 import numpy as np
 import pytest
 
-from engine.sprouts import Game, paper
+from engine.sprouts import paper
 from engine.sprouts import tidy_core as core
-from engine.sprouts.drawing import WIDTH, Drawing, check_geometry
+from engine.sprouts.drawing import WIDTH, check_geometry
 from engine.sprouts.tidy import CURVE_ROOM, CURVE_SPOT_ROOM, NODE_REACH, REACH, _Net, model, tidy
+from tests.engine.sprouts.test_paper_tidy import _play_random
 
 MODEL = model()
-
-
-def _drawings(n: int, seed: int) -> list[Drawing]:
-    """The drawing after every move of a seeded random game."""
-    rng = random.Random(seed)
-    g = Game(n)
-    out = []
-    while not g.over:
-        g.play(rng.choice(g.legal_moves()))
-        out.append(g.drawing)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +27,7 @@ def nets() -> list[_Net]:
     closer together, segments split and dropped)."""
     out = []
     for n, seed in ((5, 1), (7, 2)):
-        for d in _drawings(n, seed)[2::3]:
+        for d in _play_random(n, seed)[2::3]:
             net = _Net.of(d, MODEL).fitted()
             out.append(net)
             net = _Net.of(d, MODEL).fitted()
@@ -159,7 +148,7 @@ def test_tidy_keeps_seeded_games_valid() -> None:
     same plane structure and position (and no tidy failed during the games)."""
     before = len(paper.TIDY_FAILURES)
     for n, seed in ((7, 3), (8, 4)):
-        for d in _drawings(n, seed)[1::2]:
+        for d in _play_random(n, seed)[1::2]:
             new = tidy(d)
             check_geometry(new)
             assert new.plane_key() == d.plane_key()
