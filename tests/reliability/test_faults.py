@@ -53,10 +53,16 @@ async def test_matches_survive_faults(
 
         # The Bot API misbehaves for a while: 429s, 5xx, timeouts longer than the client's.
         faults = world.faults
+        since = time.monotonic()
         faults.add("429", methods=[*EDITS, "answerCallbackQuery"], rate=0.3, seconds=8)
         faults.add("5xx", methods=[*EDITS, "sendMessage"], rate=0.2, seconds=8)
         faults.add("timeout", methods=EDITS, rate=0.1, seconds=8, delay=7.0)
         await rounds(boards, 3, rng)
+        # faults are random: play on while the window lasts until each kind has happened
+        while time.monotonic() - since < 7 and not all(
+            faults.injected.get(k, 0) > 0 for k in ("429", "5xx", "timeout")
+        ):
+            await rounds(boards, 1, rng)
         injected = dict(faults.injected)
         assert all(injected.get(k, 0) > 0 for k in ("429", "5xx", "timeout")), injected
         await asyncio.sleep(max(0.0, 9 - (time.monotonic() - t0)))
