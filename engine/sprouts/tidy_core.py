@@ -191,6 +191,23 @@ def _doubled(a: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, error_model="numpy")
+def _buckets(key: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
+    """A counting sort: ``items[start[k]:start[k + 1]]`` are the indices ``i`` with
+    ``key[i] == k``, in order."""
+    start = np.zeros(n_keys + 1, np.int64)
+    for i in range(len(key)):
+        start[key[i] + 1] += 1
+    for k in range(n_keys):
+        start[k + 1] += start[k]
+    at = start[:-1].copy()
+    items = np.empty(len(key), np.int64)
+    for i in range(len(key)):
+        items[at[key[i]]] = i
+        at[key[i]] += 1
+    return start, items
+
+
+@njit(cache=True, error_model="numpy")
 def search(
     X: np.ndarray, S: int, segs: np.ndarray, spot_reach: float, node_reach: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -212,25 +229,17 @@ def search(
         y0, y1 = min(y0, X[p, 1]), max(y1, X[p, 1])
     nx = int((x1 - x0) / h) + 1
     ny = int((y1 - y0) / h) + 1
-    # the inner points cell by cell (a counting sort), with their coordinates
+    # the inner points cell by cell, with their coordinates
     cell = np.empty(N - S, np.int64)
-    start = np.zeros(nx * ny + 1, np.int64)
     for p in range(S, N):
-        c = int((X[p, 1] - y0) / h) * nx + int((X[p, 0] - x0) / h)
-        cell[p - S] = c
-        start[c + 1] += 1
-    for c in range(nx * ny):
-        start[c + 1] += start[c]
-    at = start[:-1].copy()
-    items = np.empty(N - S, np.int64)
+        cell[p - S] = int((X[p, 1] - y0) / h) * nx + int((X[p, 0] - x0) / h)
+    start, items = _buckets(cell, nx * ny)
     gx = np.empty(N - S)
     gy = np.empty(N - S)
-    for p in range(S, N):
-        c = cell[p - S]
-        items[at[c]] = p
-        gx[at[c]] = X[p, 0]
-        gy[at[c]] = X[p, 1]
-        at[c] += 1
+    for q in range(N - S):
+        items[q] += S
+        gx[q] = X[items[q], 0]
+        gy[q] = X[items[q], 1]
     # the spots likewise, in cells as wide as their reach
     hs = spot_reach
     sx0, sy0, sx1, sy1 = X[0, 0], X[0, 1], X[0, 0], X[0, 1]
@@ -240,18 +249,9 @@ def search(
     snx = int((sx1 - sx0) / hs) + 1
     sny = int((sy1 - sy0) / hs) + 1
     scell = np.empty(S, np.int64)
-    sstart = np.zeros(snx * sny + 1, np.int64)
     for p in range(S):
-        c = int((X[p, 1] - sy0) / hs) * snx + int((X[p, 0] - sx0) / hs)
-        scell[p] = c
-        sstart[c + 1] += 1
-    for c in range(snx * sny):
-        sstart[c + 1] += sstart[c]
-    sat = sstart[:-1].copy()
-    sitems = np.empty(S, np.int64)
-    for p in range(S):
-        sitems[sat[scell[p]]] = p
-        sat[scell[p]] += 1
+        scell[p] = int((X[p, 1] - sy0) / hs) * snx + int((X[p, 0] - sx0) / hs)
+    sstart, sitems = _buckets(scell, snx * sny)
     out_i = np.empty(4 * (N + M) + 16, np.int64)
     out_j = np.empty(4 * (N + M) + 16, np.int64)
     count = 0
@@ -427,16 +427,7 @@ def _round_spots(spot: np.ndarray, ang: np.ndarray, S: int) -> tuple[np.ndarray,
     """For each stub, the next and the previous stub round its spot by angle (ties by
     place); a spot's only stub is its own neighbour."""
     n = len(spot)
-    count = np.zeros(S + 1, np.int64)
-    for k in range(n):
-        count[spot[k] + 1] += 1
-    for s in range(S):
-        count[s + 1] += count[s]
-    at = count[:-1].copy()
-    order = np.empty(n, np.int64)
-    for k in range(n):
-        order[at[spot[k]]] = k
-        at[spot[k]] += 1
+    count, order = _buckets(spot, S)
     after = np.empty(n, np.int64)
     before = np.empty(n, np.int64)
     for s in range(S):
