@@ -32,6 +32,6 @@ def board_png(match: Match, view: dict[str, Any]) -> bytes:
     return render.board_png(match.game, full)
 
 
-def replay_gif(match: Match) -> bytes:
-    """The whole game as an animation (heavy: run it off the event loop)."""
-    return render.replay(match.game, view=_view(match, {"lang": match.lang}))
+def replay_view(match: Match) -> dict[str, Any]:
+    """The view of the replay (JSON-safe: the animation is drawn in a worker process)."""
+    return _view(match, {"lang": match.lang})

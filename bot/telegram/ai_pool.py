@@ -1,7 +1,9 @@
-"""The bot's moves are computed in worker processes, never on the event loop.
+"""The bot's moves, and the replays of ended games, are computed in worker processes: never
+on the event loop, and never in the bot process's own CPU, which every tap shares.
 
 Engine games cross the process boundary as their JSON records; the worker answers with the
-move in the game's notation, which the match layer parses back like a typed move.
+move in the game's notation, which the match layer parses back like a typed move, or with the
+replay's GIF bytes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import engine
+import render
 from bot.telegram import metrics
 
 # Seconds per move by level (the engines scale down further on small boards). Hard gets what
@@ -34,6 +37,12 @@ def think(
     limit = TIME_LIMITS.get(level, 1.0) * time_scale
     move = ai.choose_move(game, level=level, seed=seed, time_limit=limit)
     return game.format_move(move), time.perf_counter() - started
+
+
+def replay(state: dict[str, Any], view: dict[str, Any]) -> bytes:
+    """Worker entry point: the ended game as an animation (a whole game's frames, encoded:
+    over 100 ms even for a small board, so it never runs on a tap's CPU)."""
+    return render.replay(engine.load(state), view=view)
 
 
 PARENT_CHECK_SECONDS = 1.0
@@ -80,6 +89,10 @@ class AIPool:
         )
         metrics.AI_THINK.labels(level).observe(spent)
         return move, spent
+
+    async def replay(self, state: dict[str, Any], view: dict[str, Any]) -> bytes:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), replay, state, view)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -69,7 +69,8 @@ async def test_resign_with_confirmation_then_replay_and_record(pg: ScenarioClien
     await bob.press("🏳 Yes, I resign", ask, group)
     final = await wait_message(group, board.message_id, finished)
     assert "Alice wins (by resignation)" in (final.caption or "")
-    await pg.settle(quiet=1.0)
+    # the replay is drawn in a worker process; the record file is sent after it
+    await pg.wait_for(lambda m: m.media is not None and m.media.kind == "document", chat=group)
     msgs = await group.messages()
     animation = [m for m in msgs if m.media is not None and m.media.kind == "animation"]
     docs = [m for m in msgs if m.media is not None and m.media.kind == "document"]
