@@ -316,8 +316,9 @@ def latency_section(full: bool) -> list[Table]:
         "quantiles are the bot's tetrad_handler_cpu_seconds histogram (interpolated in its "
         "buckets) plus the mean CPU a tap costs outside its handler (process CPU over the run "
         "per tap minus the handlers' mean); the mean is the process's CPU over the run per tap.",
-        "A tap that ends a game also pays for the replay animation (drawn in a thread): it "
-        "shows in the 1-match p99.",
+        "The replay animation of an ended game is drawn in the bot's worker processes (where "
+        "the AI thinks), not in the bot process: it is not in these CPU figures (`python -m "
+        "bench.render_bench` times it).",
         "The emulator's flood limits are OFF and the bot's own pacing is lifted "
         "(GROUP_EDITS_PER_MINUTE=60000, MESSAGES_PER_SECOND=10000) for these runs.",
         "Wall times include the emulator and the simulated people, which share the machine's "
