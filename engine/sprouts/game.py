@@ -63,7 +63,9 @@ def _child(drawing: Drawing, move: Move) -> Drawing:
     key = (drawing.content, move)
     child = _routed.get(key)
     if child is None:
-        child = _routed.keep(key, draw_move(drawing, _table(drawing).choices[move]))
+        choice = _table(drawing).choice(move)
+        assert choice is not None  # the caller checked the move
+        child = _routed.keep(key, draw_move(drawing, choice))
     return _known.keep(child.content, child)
 
 
@@ -145,13 +147,13 @@ class Game(BaseGame[Move]):
         if self._result is not None:
             return []
         lo, hi = (a, b) if a <= b else (b, a)
-        return list(_table(self._drawing).by_pair.get((lo, hi), ()))
+        return list(_table(self._drawing).between(lo, hi))
 
     def joinable(self, a: int) -> list[int]:
         """The spots a curve from spot ``a`` can reach now (``a`` itself for a loop)."""
         if self._result is not None:
             return []
-        pairs = _table(self._drawing).by_pair
+        pairs = _table(self._drawing).pairs
         return sorted({b if x == a else x for x, b in pairs if a in (x, b)})
 
     def describe(self, move: Move) -> Choice:
@@ -159,7 +161,9 @@ class Game(BaseGame[Move]):
         :attr:`position`), ``inside`` (enclosed spots), ``reach`` (live spots on that
         region's edge besides the ends), ``pmove`` (the position's move)."""
         self.check(move)
-        return _table(self._drawing).choices[move]
+        choice = _table(self._drawing).choice(move)
+        assert choice is not None  # checked
+        return choice
 
     def check(self, move: Move) -> None:
         if self._result is not None:
@@ -173,21 +177,21 @@ class Game(BaseGame[Move]):
             if self._drawing.spots[s - 1].lives == 0:
                 raise IllegalMove(f"spot {s} has no lives left", code="dead_spot", spot=s)
         table = _table(self._drawing)
-        if (move.a, move.b) not in table.by_pair:
+        if (move.a, move.b) not in table.pairs:
             raise IllegalMove(
                 f"spots {move.a} and {move.b} cannot be joined",
                 code="not_joinable",
                 a=move.a,
                 b=move.b,
             )
-        if move not in table.choices:
+        if table.choice(move) is None:
             raise IllegalMove(f"{format_move(move)} is not possible here", code="no_such_move")
 
     def play(self, move: Move) -> None:
         self.check(move)
         self._drawing = _child(self._drawing, move)
         self._history.append(move)
-        if not _table(self._drawing).moves:
+        if not _table(self._drawing).pairs:
             mover = 1 - self.turn  # the player who just moved
             winner = 1 - mover if self._misere else mover
             self._result = GameResult(tuple(int(i == winner) for i in range(2)), winner)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,85 +123,165 @@ class Choice:
 
 
 class MoveTable:
-    """Every legal move of one drawing, in a fixed order, with lookups by pair and text."""
+    """Every legal move of one drawing, in a fixed order, with lookups by pair and text.
+
+    Built a pair of spots at a time, when asked: a tap needs one pair's moves, while a young
+    game lists many (a 12-spot game's first position has 24,642 moves and took 0.9 s to
+    name them all, its children tens of milliseconds). The order and the names are those of
+    the whole list: a pair's moves depend on that pair alone."""
 
     def __init__(self, drawing: Drawing) -> None:
-        self.choices: dict[Move, Choice] = {}
-        self.by_pair: dict[tuple[int, int], list[Move]] = {}
-        for ch in _enumerate(drawing):
-            self.choices[ch.move] = ch
-            self.by_pair.setdefault((ch.move.a, ch.move.b), []).append(ch.move)
-        self.moves: list[Move] = list(self.choices)
+        self._drawing = drawing
+        self._namer: _Namer | None = None
+        self._between: dict[tuple[int, int], list[Move]] = {}
+        self._choices: dict[Move, Choice] = {}
+        self._whole = False
+        self.pairs: frozenset[tuple[int, int]] = _pairs(drawing)
+
+    def between(self, a: int, b: int) -> list[Move]:
+        """The moves joining spots ``a <= b``, in the table's order (shared: do not change)."""
+        moves = self._between.get((a, b))
+        if moves is None:
+            if (a, b) not in self.pairs:
+                return []
+            moves = self._keep(a, b, self._named().pair(a, b))
+        return moves
+
+    def _named(self) -> _Namer:
+        if self._namer is None:
+            self._namer = _Namer(self._drawing)
+        return self._namer
+
+    def _keep(self, a: int, b: int, choices: list[Choice]) -> list[Move]:
+        moves = [ch.move for ch in choices]
+        self._choices.update((ch.move, ch) for ch in choices)
+        self._between[(a, b)] = moves
+        return moves
+
+    def choice(self, move: Move) -> Choice | None:
+        """How to draw ``move``, or None when it is not a legal move here."""
+        if move not in self._choices:
+            self.between(move.a, move.b)
+        return self._choices.get(move)
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every move: pair by pair in the order of the spots."""
+        self._complete()
+        return [m for pair in sorted(self._between) for m in self._between[pair]]
+
+    @property
+    def choices(self) -> dict[Move, Choice]:
+        """Every move's :class:`Choice`."""
+        self._complete()
+        return self._choices
+
+    def _complete(self) -> None:
+        """The pairs not built yet, in one pass over the position."""
+        if not self._whole:
+            for (a, b), choices in self._named().every(skip=self._between).items():
+                self._keep(a, b, choices)
+            self._whole = True
 
     def parse(self, text: str, spots: int, lives: dict[int, int]) -> Move:
         return _parse(self, text, spots, lives)
 
 
-def _enumerate(drawing: Drawing) -> list[Choice]:
-    p = drawing.position
-    faces = drawing.faces
+def _pairs(drawing: Drawing) -> frozenset[tuple[int, int]]:
+    """The pairs of spots some move joins, without listing the moves: any two live spots
+    on one region, and a spot with two lives or more on a region to itself (every such
+    corner pair and loop has a move on paper, see :meth:`_Namer._raw`)."""
     lives = {s.number: s.lives for s in drawing.spots}
-    # spot sets as bit masks (bit s for spot s); a spot lies on one boundary of a region
-    masks = [[_mask(drawing.walks[w].spots) for w in face.walks] for face in faces]
-    face_all = [_or(ms) for ms in masks]
-    corner_names: dict[tuple[int, int, int], int | None] = {}
-    walk_parts: dict[tuple[int, int, int, int], tuple[int, int]] = {}
-    raw: list[tuple[Any, ...]] = []
-    for pm in p.moves():
-        r = pm.region
-        region = p.regions[r]
-        (ba, ia), (bb, ib) = pm.a, pm.b
-        sa, sb = region[ba][ia], region[bb][ib]
-        bounded = faces[r].outer is not None
-        inside = 0
-        turn = None
-        one = two = 0
-        variants: tuple[int | None, ...] = (None,)
-        if ba == bb:
-            loop = pm.a == pm.b
-            key = (r, ba, ia, ib)
-            parts = walk_parts.get(key)
-            if parts is None:
-                walk = region[ba]
-                wa = walk[ia:] + walk[:ia]
-                k = (ib - ia) % len(walk)
-                parts = (_mask(wa[: k + 1]), _mask((*wa[k:], sa)))
-                walk_parts[key] = parts
-            side = 0
-            for i in pm.first_side:
-                side |= masks[r][i]
-            rest = face_all[r] & ~masks[r][ba] & ~side
-            one, two = parts[0] | side, parts[1] | rest
-            fresh = loop and lives[sa] == 3
-            if not bounded:
-                variants = (0,) if fresh else (0, 1)
-            elif ba == 0:
-                variants = (0 if (loop or sa < sb) else 1,)
-            elif 0 in pm.first_side:
-                variants = () if fresh else (1,)  # a fresh loop's two readings: keep one
-            else:
-                variants = (0,)
-        ca = _corner(corner_names, region, r, ba, ia, sa, lives)
-        cb = _corner(corner_names, region, r, bb, ib, sb, lives)
-        for inner in variants:
-            if inner is not None:
-                mine, other = (one, two) if inner == 0 else (two, one)
-                inside = mine & ~other & ~(1 << sa) & ~(1 << sb)
-                if sa != sb and not (bounded and ba == 0):
-                    turn = "ccw" if (inner == 0) == (sa < sb) else "cw"
-            if sa <= sb:
-                raw.append((sa, sb, r, ca, cb, inside, turn, pm, inner))
-            else:
-                raw.append((sb, sa, r, cb, ca, inside, turn, pm, inner))
-    # Qualifiers only where the pair needs them.
-    groups: dict[tuple[int, int], list[tuple[Any, ...]]] = defaultdict(list)
-    for item in raw:
-        groups[(item[0], item[1])].append(item)
-    spots_of: dict[int, tuple[int, ...]] = {}
-    out: list[Choice] = []
-    for (sa, sb), items in sorted(groups.items()):
+    out: set[tuple[int, int]] = set()
+    for region in drawing.position.regions:
+        live = sorted({s for bnd in region for s in bnd if lives[s]})
+        out.update((s, t) for i, s in enumerate(live) for t in live[i + 1 :])
+        out.update((s, s) for s in live if lives[s] >= 2)
+    return frozenset(out)
+
+
+class _Namer:
+    """What naming a pair's moves needs from the drawing, derived once per table."""
+
+    def __init__(self, drawing: Drawing) -> None:
+        self.p = drawing.position
+        self.faces = drawing.faces
+        self.lives = {s.number: s.lives for s in drawing.spots}
+        # spot sets as bit masks (bit s for spot s); a spot lies on one boundary of a region
+        self.masks = [[_mask(drawing.walks[w].spots) for w in f.walks] for f in self.faces]
+        self.face_all = [_or(ms) for ms in self.masks]
+        self.corner_names: dict[tuple[int, int, int], int | None] = {}
+        self.walk_parts: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+        self.spots_of: dict[int, tuple[int, ...]] = {}
+
+    def pair(self, a: int, b: int) -> list[Choice]:
+        return self._named(a, b, self._raw(self.p.moves(between=(a, b))))
+
+    def every(self, skip: Container[tuple[int, int]]) -> dict[tuple[int, int], list[Choice]]:
+        """Every pair's moves but those in ``skip``, from one pass over the position."""
+        groups: dict[tuple[int, int], list[tuple[Any, ...]]] = defaultdict(list)
+        for item in self._raw(self.p.moves()):
+            if (item[0], item[1]) not in skip:
+                groups[(item[0], item[1])].append(item)
+        return {pair: self._named(*pair, items) for pair, items in groups.items()}
+
+    def _raw(self, pmoves: Iterable[pos.Move]) -> list[tuple[Any, ...]]:
+        """Each position move with the facts that name it: its spots (smaller first), region,
+        corners, enclosed spots, turn, and which part of a split is enclosed."""
+        p, faces, lives, masks, face_all = self.p, self.faces, self.lives, self.masks, self.face_all
+        raw: list[tuple[Any, ...]] = []
+        for pm in pmoves:
+            r = pm.region
+            region = p.regions[r]
+            (ba, ia), (bb, ib) = pm.a, pm.b
+            sa, sb = region[ba][ia], region[bb][ib]
+            bounded = faces[r].outer is not None
+            inside = 0
+            turn = None
+            one = two = 0
+            variants: tuple[int | None, ...] = (None,)
+            if ba == bb:
+                loop = pm.a == pm.b
+                key = (r, ba, ia, ib)
+                parts = self.walk_parts.get(key)
+                if parts is None:
+                    walk = region[ba]
+                    wa = walk[ia:] + walk[:ia]
+                    k = (ib - ia) % len(walk)
+                    parts = (_mask(wa[: k + 1]), _mask((*wa[k:], sa)))
+                    self.walk_parts[key] = parts
+                side = 0
+                for i in pm.first_side:
+                    side |= masks[r][i]
+                rest = face_all[r] & ~masks[r][ba] & ~side
+                one, two = parts[0] | side, parts[1] | rest
+                fresh = loop and lives[sa] == 3
+                if not bounded:
+                    variants = (0,) if fresh else (0, 1)
+                elif ba == 0:
+                    variants = (0 if (loop or sa < sb) else 1,)
+                elif 0 in pm.first_side:
+                    variants = () if fresh else (1,)  # a fresh loop's two readings: keep one
+                else:
+                    variants = (0,)
+            ca = _corner(self.corner_names, region, r, ba, ia, sa, lives)
+            cb = _corner(self.corner_names, region, r, bb, ib, sb, lives)
+            for inner in variants:
+                if inner is not None:
+                    mine, other = (one, two) if inner == 0 else (two, one)
+                    inside = mine & ~other & ~(1 << sa) & ~(1 << sb)
+                    if sa != sb and not (bounded and ba == 0):
+                        turn = "ccw" if (inner == 0) == (sa < sb) else "cw"
+                if sa <= sb:
+                    raw.append((sa, sb, r, ca, cb, inside, turn, pm, inner))
+                else:
+                    raw.append((sb, sa, r, cb, ca, inside, turn, pm, inner))
+        return raw
+
+    def _named(self, sa: int, sb: int, items: list[tuple[Any, ...]]) -> list[Choice]:
+        """One pair's moves with the qualifiers only this pair needs, in the table's order."""
         face_set = sorted({it[2] for it in items})
-        names = _region_names(face_set, face_all, faces, lives, sa, sb)
+        names = _region_names(face_set, self.face_all, self.faces, self.lives, sa, sb)
         by_face: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
         for it in items:
             by_face[it[2]].append(it)
@@ -215,9 +296,9 @@ def _enumerate(drawing: Drawing) -> list[Choice]:
                 keyed[(it[3] if need_ca else None, it[4] if need_cb else None, it[5])].append(it)
             for (ca, cb, inside), same in keyed.items():
                 need_turn = len(same) > 1 and len({it[6] for it in same}) == len(same)
-                spots = spots_of.get(inside)
+                spots = self.spots_of.get(inside)
                 if spots is None:
-                    spots = spots_of[inside] = _spots(inside)
+                    spots = self.spots_of[inside] = _spots(inside)
                 for k, it in enumerate(same):
                     turn = it[6] if need_turn else None
                     variant = k + 1 if len(same) > 1 and not need_turn else None
@@ -225,15 +306,16 @@ def _enumerate(drawing: Drawing) -> list[Choice]:
                     order = (r, ca or 0, cb or 0, len(spots), spots, turn or "", variant or 0)
                     built.append((order, m, it))
         built.sort(key=lambda b: b[0])
+        out: list[Choice] = []
         reach_of: dict[int, tuple[int, ...]] = {}
         for _, m, it in built:
             r = it[2]
             reach = reach_of.get(r)
             if reach is None:
-                live = face_all[r] & ~(1 << sa) & ~(1 << sb)
-                reach = reach_of[r] = tuple(s for s in _spots(live) if lives[s] > 0)
+                live = self.face_all[r] & ~(1 << sa) & ~(1 << sb)
+                reach = reach_of[r] = tuple(s for s in _spots(live) if self.lives[s] > 0)
             out.append(Choice(m, it[7], it[8], r, frozenset(m.inside), reach))
-    return out
+        return out
 
 
 def _mask(spots: Any) -> int:
@@ -362,14 +444,14 @@ def _parse(table: MoveTable, text: str, spots: int, lives: dict[int, int]) -> Mo
         a, b, ca, cb = b, a, cb, ca
     cands = [
         mv
-        for mv in table.by_pair.get((a, b), [])
+        for mv in table.between(a, b)
         if (region is None or mv.region == region)
         and (ca is None or mv.corner_a == ca)
         and (cb is None or mv.corner_b == cb)
         and (turn is None or mv.turn == turn)
         and (variant is None or mv.variant == variant)
     ]
-    if not table.by_pair.get((a, b)):
+    if not table.between(a, b):
         raise BadNotation(
             f"spots {a} and {b} cannot be joined", code="not_joinable", a=a, b=b, text=text[:40]
         )

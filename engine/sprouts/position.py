@@ -177,15 +177,19 @@ class Position:
 
     # -- moves -----------------------------------------------------------------------------
 
-    def moves(self, *, distinct: bool = False) -> Iterator[Move]:
+    def moves(
+        self, *, distinct: bool = False, between: tuple[int, int] | None = None
+    ) -> Iterator[Move]:
         """Every move on paper up to topology, each once (their children may coincide).
 
         With ``distinct=True``, moves that differ only in which of several alike boundaries
         they use are given once: boundaries of a region sharing no spot with another region
         and with the same walk are interchangeable (the children are equal up to renaming).
-        The solver uses this; the drawing wants every move.
+        The solver uses this; the drawing wants every move. ``between=(a, b)`` gives only
+        the moves joining spots ``a`` and ``b``, in the same order.
         """
         lives = self._lives
+        ends = None if between is None else set(between)
         shared = self._shared_spots() if distinct else set()
         for r, region in enumerate(self.regions):
             if distinct:
@@ -200,12 +204,16 @@ class Position:
             for (b1, i1, s1), (b2, i2, s2) in combinations(corners, 2):
                 if s1 == s2 or not _usable(rank, b1, b2):
                     continue  # two corners of a 1-life spot: a loop needs two lives
+                if ends is not None and ends != {s1, s2}:
+                    continue
                 if b1 != b2:
                     yield Move(r, (b1, i1), (b2, i2))
                 else:
                     for side in _sides(groups, b1):
                         yield Move(r, (b1, i1), (b2, i2), side)
             for bi, i, s in corners:
+                if ends is not None and ends != {s}:
+                    continue
                 if lives[s] >= 2 and _usable(rank, bi, bi):
                     for side in _sides(groups, bi):
                         yield Move(r, (bi, i), (bi, i), side)

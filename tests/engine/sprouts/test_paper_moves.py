@@ -9,7 +9,7 @@ import pytest
 from engine import BadNotation
 from engine.sprouts import Game
 from engine.sprouts.game import _table
-from engine.sprouts.moves import Move
+from engine.sprouts.moves import Move, MoveTable
 from engine.sprouts.position import Position
 
 # Facts copied from the project reference (Sprouts section), n = 1..6.
@@ -36,6 +36,26 @@ def test_start_children_match_the_position_model(n: int) -> None:
     model = {c.canonical() for c in Position.start(n).children()}
     assert paper == model
     assert len(paper) == START_CHILDREN[n - 1]
+
+
+@pytest.mark.parametrize(("n", "seed"), [(3, 0), (5, 1), (7, 2), (9, 3)])
+def test_pairs_named_one_at_a_time_agree_with_the_whole_table(n: int, seed: int) -> None:
+    """A tap names one pair's moves (from the position's moves between those two spots);
+    the whole table names them all from one pass: same moves, order, names and choices."""
+    rng = random.Random(seed)
+    g = Game(n)
+    while not g.over:
+        whole = MoveTable(g.drawing)
+        every = whole.moves
+        lazy = MoveTable(g.drawing)
+        assert lazy.pairs == {(m.a, m.b) for m in every}  # no pair without a move
+        pairs = sorted(lazy.pairs)
+        rng.shuffle(pairs)
+        by_pair = {p: lazy.between(*p) for p in pairs}
+        assert [m for p in sorted(by_pair) for m in by_pair[p]] == every
+        assert all(lazy.choice(m) == whole.choices[m] for m in every)
+        assert lazy.between(n + 99, n + 99) == [] and lazy.choice(Move(1, n + 99)) is None
+        g.play(rng.choice(every))
 
 
 def test_three_spot_start_notation() -> None:
