@@ -10,16 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import logging
 import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 import engine
 import render
 from bot.telegram import metrics
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Seconds per move by level (the engines scale down further on small boards). Hard gets what
 # the engines' own defaults give it (the issues allow 2 s a move): the Boxes solver's node
@@ -80,19 +86,28 @@ class AIPool:
             )
         return self._pool
 
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker. A worker that died (killed for memory, say) breaks the
+        whole pool for good: the pool is replaced and the call made once more."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), fn, *args)
+        except BrokenProcessPool:
+            log.warning("a worker process died: starting new workers")
+            broken, self._pool = self._pool, None
+            if broken is not None:
+                broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._executor(), fn, *args)
+
     async def choose(
         self, state: dict[str, Any], level: str, seed: int | None = None
     ) -> tuple[str, float]:
-        loop = asyncio.get_running_loop()
-        move, spent = await loop.run_in_executor(
-            self._executor(), think, state, level, seed, self.time_scale
-        )
+        move, spent = await self._run(think, state, level, seed, self.time_scale)
         metrics.AI_THINK.labels(level).observe(spent)
         return move, spent
 
     async def replay(self, state: dict[str, Any], view: dict[str, Any]) -> bytes:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), replay, state, view)
+        return await self._run(replay, state, view)
 
     def close(self) -> None:
         if self._pool is not None:

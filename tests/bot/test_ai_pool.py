@@ -1,11 +1,17 @@
-"""The bot's AI worker processes end with the bot process, however it ends."""
+"""The bot's worker processes (AI moves, replays) end with the bot process, however it ends,
+and a worker that dies is replaced."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import engine
+from bot.telegram.ai_pool import AIPool
 
 BOT = """
 import asyncio
@@ -43,3 +49,23 @@ def test_workers_end_when_the_bot_process_is_killed() -> None:
     while any(_alive(p) for p in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [p for p in workers if _alive(p)], "workers outlived the killed bot"
+
+
+async def test_a_dead_worker_is_replaced() -> None:
+    """A worker killed from outside (for memory, say) breaks a process pool for good; the
+    next move and the next replay still come, from new workers."""
+    pool = AIPool(workers=1)
+    try:
+        state = engine.new("boxes", rows=2, cols=2).to_json()
+        await pool.choose(state, "easy", 1)
+        (worker,) = pool._executor()._processes
+        os.kill(worker, signal.SIGKILL)
+        deadline = time.monotonic() + 15
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        move, _ = await pool.choose(state, "easy", 1)
+        assert move
+        gif = await pool.replay(state, {"lang": "en", "title": "t", "players": ["a", "b"]})
+        assert gif[:6] == b"GIF89a"
+    finally:
+        pool.close()
