@@ -92,6 +92,8 @@ class Run:
     handler_cpu: list[tuple[float, float]] = field(default_factory=list)  # histogram delta
     handler_cpu_sum: float = 0.0
     load_cpu_s: float = 0.0  # this process (emulator + people) over the run
+    workers_cpu_s: float = 0.0  # the bot's worker processes (AI, replays) over the run
+    ended: int = 0  # games that ended (each one's replay is drawn by a worker)
     target_ms: float | None = None
     offered: float | None = None  # taps/s the people meant to make
     failure: str | None = None  # the process did not keep up: what the people saw
@@ -134,6 +136,8 @@ class Run:
             ),
             "bot cores": self.proc_cpu_s / self.seconds if self.seconds else 0.0,
             "load cores": self.load_cpu_s / self.seconds if self.seconds else 0.0,
+            "workers cpu s": self.workers_cpu_s,
+            "ended": self.ended,
             "target": self.target_ms,
             "offered": self.offered,
         }
@@ -311,6 +315,7 @@ async def sequential(st: Stage, kind: str, taps: int, rng: random.Random) -> Run
     h0, s0 = await st.handler_cpu()
     run = Run("1 match, one tap at a time", label, 1, 0, 0.0, target_ms=target)
     started, load0 = time.perf_counter(), process_cpu(os.getpid())
+    workers0 = st.bot.workers_cpu()
     mark = [st.bot.cpu(), time.perf_counter()]
 
     async def measured(wall: float) -> None:
@@ -324,12 +329,16 @@ async def sequential(st: Stage, kind: str, taps: int, rng: random.Random) -> Run
 
     while run.taps < taps:
         if not await tap_move(board, rng, measured):  # the game ended: start another
+            run.ended += 1
             (board,) = await st.matches(kind, 1)
             await st.quiet(0.3)
             mark[:] = [st.bot.cpu(), time.perf_counter()]
     run.seconds = time.perf_counter() - started
     run.load_cpu_s = process_cpu(os.getpid()) - load0
     run.proc_cpu_s = sum(run.cpu_ms) / 1000
+    run.ended += finished(board.main())
+    await st.quiet(0.5)  # the last replay
+    run.workers_cpu_s = st.bot.workers_cpu() - workers0
     h1, s1 = await st.handler_cpu()
     run.handler_cpu, run.handler_cpu_sum = delta(h1, h0), s1 - s0
     return run
@@ -346,6 +355,7 @@ async def concurrent(
     stop_at = time.perf_counter() + seconds
     h0, s0 = await st.handler_cpu()
     c0, load0, t0 = st.bot.cpu(), process_cpu(os.getpid()), time.perf_counter()
+    workers0 = st.bot.workers_cpu()
 
     async def player(board: Board, seed: int) -> None:
         r = random.Random(seed)
@@ -357,6 +367,7 @@ async def concurrent(
 
         while time.perf_counter() < stop_at:
             if not await tap_move(board, r, counted):
+                run.ended += 1
                 return
             await asyncio.sleep(r.uniform(*think))
 
@@ -370,6 +381,7 @@ async def concurrent(
     await st.quiet()
     run.proc_cpu_s = st.bot.cpu() - c0 - st.idle_rate * (time.perf_counter() - t0)
     run.load_cpu_s = process_cpu(os.getpid()) - load0
+    run.workers_cpu_s = st.bot.workers_cpu() - workers0
     h1, s1 = await st.handler_cpu()
     run.handler_cpu, run.handler_cpu_sum = delta(h1, h0), s1 - s0
     return run
@@ -476,6 +488,8 @@ def line(run: Run) -> str:
         f"{_ms(r['cpu p50'])}/{_ms(r['cpu p95'])}/{_ms(r['cpu p99'])} ms, mean "
         f"{_ms(r['cpu mean'])} (in handlers {_ms(r['handler cpu mean'])})  bot "
         f"{r['bot cores']:.2f} cores, people+emulator {r['load cores']:.2f}"
+        + (f", workers {run.workers_cpu_s:.2f} s" if run.workers_cpu_s >= 0.01 else "")
+        + (f" ({run.ended} games ended)" if run.ended else "")
         + (f"  DID NOT KEEP UP: {run.failure}" if run.failure else "")
     )
 

@@ -309,6 +309,12 @@ def latency_section(full: bool) -> list[Table]:
         )
         if run.failure:
             t.notes.append(f"{run.game}, {run.name}: {run.failure}.")
+        if run.workers_cpu_s >= 0.01:
+            t.notes.append(
+                f"{run.game}, {run.name}: the bot's worker processes used "
+                f"{run.workers_cpu_s:.2f} s of CPU besides ({run.ended} games ended, each "
+                "one's replay drawn there)."
+            )
     t.notes += [
         "1 match: each tap waits for the edited board; bot CPU per tap is the bot process's "
         "CPU time (all threads, /proc/<pid>/task/*/schedstat) from the tap until the bot is "

@@ -13,6 +13,7 @@ separate OS processes in webhook mode behind a round-robin proxy, sharing one Re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import re
@@ -40,6 +41,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def children(pid: int) -> set[int]:
+    """Pids of a process's live children (from every thread's ``children`` list)."""
+    out: set[int] = set()
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out.update(int(c) for c in f.read().split())
+    except OSError:
+        pass
+    return out
 
 
 def process_cpu(pid: int) -> float:
@@ -176,6 +189,14 @@ class BotProcess:
 
     def cpu(self) -> float:
         return process_cpu(self.pid)
+
+    def workers_cpu(self) -> float:
+        """CPU seconds of the bot's live child processes (its AI and replay workers)."""
+        total = 0.0
+        for pid in children(self.pid):
+            with contextlib.suppress(OSError):  # ended meanwhile
+                total += process_cpu(pid)
+        return total
 
     async def metrics(self) -> str:
         async with (
