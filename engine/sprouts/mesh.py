@@ -19,9 +19,10 @@ crosses anything. The caller checks the result exactly.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 
 import numpy as np
@@ -914,21 +915,42 @@ class _MeshRouter:
         ends = np.asarray([self.d.place(self.req.a), self.d.place(self.req.b)])
         far = np.min(np.hypot(*(cen[:, None, :] - ends[None]).transpose(2, 0, 1)), axis=1)
         ok &= far >= 2 * SPOT_GAP + STUB
-        room = np.zeros(len(cen))
-        room[ok] = np.minimum(self._clearance(cen[ok]), 3 * TIP)
-        ok &= room >= SPOT_GAP + 1
-        if ok.any():
-            with np.errstate(invalid="ignore"):
-                score = da + db + 0.5 * np.abs(da - db) - VIA_PULL * room
-            score = np.where(ok, score, np.inf)
-            for v in np.argsort(score)[:30]:
-                if not np.isfinite(score[v]):
-                    break
-                one = _path_to(pa, int(v))
-                two = _path_to(pb, int(v))[::-1]
-                if len(set(one) & set(two)) == 1:
-                    return one + two[1:]
+        cand = np.flatnonzero(ok)
+        with np.errstate(invalid="ignore"):
+            cost = (da + db + 0.5 * np.abs(da - db))[cand]
+        for v in itertools.islice(self._by_score(cen, cand, cost), 30):
+            one = _path_to(pa, v)
+            two = _path_to(pb, v)[::-1]
+            if len(set(one) & set(two)) == 1:
+                return one + two[1:]
         return _path_to(pa, dst)
+
+    def _by_score(self, cen: np.ndarray, cand: np.ndarray, cost: np.ndarray) -> Iterator[int]:
+        """The triangles ``cand`` with room for the new spot, best first by ``cost`` less
+        :data:`VIA_PULL` times their room (at most ``3 * TIP``). The room is measured
+        only as far down the list by cost as can still matter: a triangle costing more
+        than ``c + VIA_PULL * 3 * TIP`` never comes before one whose score is below ``c``."""
+        order = np.argsort(cost, kind="stable")
+        cand, cost = cand[order], cost[order]
+        reach = VIA_PULL * 3 * TIP
+        heap: list[tuple[float, int]] = []
+        done = 0
+        while True:
+            bound = cost[done] - reach if done < len(cand) else np.inf
+            if heap and heap[0][0] < bound:
+                yield heapq.heappop(heap)[1]
+            elif done < len(cand):
+                upto = max(done + 1, int(np.searchsorted(cost, cost[done] + reach, "right")))
+                room = np.minimum(self._clearance(cen[cand[done:upto]]), 3 * TIP)
+                score = cost[done:upto] - VIA_PULL * room
+                for sc, v, r in zip(score.tolist(), cand[done:upto].tolist(), room, strict=True):
+                    if r >= SPOT_GAP + 1:
+                        heapq.heappush(heap, (sc, v))
+                done = upto
+            elif heap:
+                yield heapq.heappop(heap)[1]
+            else:
+                return
 
     def _smooth(self, m: _Mesh, portals: list[tuple[int, int]]) -> np.ndarray:
         """One point on each portal, slid along it towards the average of its neighbours,

@@ -11,9 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.sprouts import Game
-from engine.sprouts.drawing import Drawing
+from engine.sprouts.drawing import SPOT_GAP, Drawing
 from engine.sprouts.game import _table
 from engine.sprouts.mesh import (
+    FAR,
+    TIP,
+    VIA_PULL,
     _face,
     _Mesh,
     _MeshRouter,
@@ -148,3 +151,31 @@ def test_the_face_alone_is_meshed_whole(n: int, seed: int, plies: int) -> None:
         assert np.array_equal(part.holds(whole.centres[tris]), face[tris])
         seen += 1
     assert seen >= 3
+
+
+class _Room:
+    """A stand-in router whose clearance is the distance to a few random points."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.pts = rng.random((5, 2)) * 200
+
+    def _clearance(self, q: np.ndarray) -> np.ndarray:
+        d = np.hypot(*(q[:, None] - self.pts[None]).transpose(2, 0, 1)).min(axis=1)
+        return np.minimum(d, FAR)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 400), st.integers(0, 2**32 - 1))
+def test_by_score_ranks_as_scoring_every_triangle(k: int, seed: int) -> None:
+    """The new spot's triangles come best first exactly as when every one's room is
+    measured (the lazy ranking measures only as far down the list as can matter)."""
+    rng = np.random.default_rng(seed)
+    stub = _Room(rng)
+    cen = rng.random((k, 2)) * 200
+    cand = np.flatnonzero(rng.random(k) < 0.8)
+    cost = rng.random(len(cand)) * 2000  # distinct (no ties to order)
+    room = np.minimum(stub._clearance(cen[cand]), 3 * TIP)
+    score = np.where(room >= SPOT_GAP + 1, cost - VIA_PULL * room, np.inf)
+    want = [int(cand[i]) for i in np.argsort(score) if np.isfinite(score[i])]
+    got = list(_MeshRouter._by_score(stub, cen, cand, cost))  # type: ignore[arg-type]
+    assert got == want
