@@ -4,17 +4,20 @@ Its cost depends on the number of curve vertices, not on the scale, so enlarging
 (which only widens every gap against the fixed minimum gaps) always helps and never costs
 more.
 
-The curves' vertices, the spots, the paper's edge, the new curve's end stubs and a sparse fill
-of free points are triangulated with every curve segment as an edge (a constrained Delaunay
-triangulation, :mod:`pythoncdt`). Triangles reached from the start corner without crossing a
-curve or a stub are the face. A split or a loop must leave each other boundary of
-the face on its side: *bridges*, chains of triangles from each boundary to the part of the
-structure on its side (the walk's arc, or a virtual *tongue* out of a loop's spot), are
-blocked; the face minus the bridges is simply connected, so every path from end to end
-separates as asked. The path is a cheapest chain of triangles (narrow passages cost more);
-the curve crosses each shared edge of the chain at one point, slid along that edge to smooth
-the curve while keeping clear of real curves and spots, so it never leaves the chain and never
-crosses anything. The caller checks the result exactly.
+Only the face the curve goes through is triangulated (:class:`_Part`): the vertices of the
+curves on its walks, its spots, the paper's edge (for the unbounded face), the new curve's
+end stubs and a sparse fill of free points inside the face, with every curve segment as an
+edge (a constrained Delaunay triangulation, :mod:`pythoncdt`); what lies beyond the face's
+edge cannot be on the path and would not change the triangles inside it. Triangles reached
+from the start corner without crossing a curve or a stub are the face. A split or a loop
+must leave each other boundary of the face on its side: *bridges*, chains of triangles from
+each boundary to the part of the structure on its side (the walk's arc, or a virtual
+*tongue* out of a loop's spot), are blocked; the face minus the bridges is simply
+connected, so every path from end to end separates as asked. The path is a cheapest chain
+of triangles (narrow passages cost more); the curve crosses each shared edge of the chain
+at one point, slid along that edge to smooth the curve while keeping clear of real curves
+and spots, so it never leaves the chain and never crosses anything. The caller checks the
+result exactly.
 """
 
 from __future__ import annotations
