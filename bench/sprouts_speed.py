@@ -9,9 +9,10 @@ and the ratio of this tree's figures to the base tree's. The targets of issue #1
 (p50 <= 15 ms, p99 <= 40 ms) are printed for reference. A move the tree could not draw
 (RoutingError) is counted and ends that game. The CPU time of the tidy step alone
 (``engine.sprouts.paper.tidy``, timed inside those moves) is printed per call below each tree's
-line. Each process first plays one move of a 2-spot game, untimed per move: a process's
-first move also loads (or the first time compiles) the compiled kernels of the tidy step,
-which is printed apart as "first".
+line, and so is the router's (``engine.sprouts.paper.route_mesh``: one call per attempt, a
+move whose curve does not fit tries again on enlarged paper). Each process first plays one
+move of a 2-spot game, untimed per move: a process's first move also loads (or the first
+time compiles) the compiled kernels of the tidy step, which is printed apart as "first".
 
 The games need not be move-for-move the same in both trees once their drawings differ (a
 move's region numbers follow the drawing), but they come from the same seeds and sizes.
@@ -24,7 +25,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -38,21 +41,26 @@ def worker(n: int, seed: int) -> dict[str, object]:
     from engine.sprouts.routing import RoutingError
 
     tidy_times: list[float] = []
-    tidy = paper.tidy
+    route_times: list[float] = []
 
-    def timed_tidy(*args: object, **kwargs: object) -> object:
-        t = time.process_time()
-        try:
-            return tidy(*args, **kwargs)
-        finally:
-            tidy_times.append(time.process_time() - t)
+    def timed(f: Callable[..., Any], into: list[float]) -> Callable[..., Any]:
+        def run(*args: object, **kwargs: object) -> object:
+            t = time.process_time()
+            try:
+                return f(*args, **kwargs)
+            finally:
+                into.append(time.process_time() - t)
 
-    paper.tidy = timed_tidy  # type: ignore[assignment]
+        return run
+
+    paper.tidy = timed(paper.tidy, tidy_times)  # type: ignore[assignment]
+    paper.route_mesh = timed(paper.route_mesh, route_times)  # type: ignore[assignment]
     t = time.process_time()
     first = Game(2)
     first.play(first.legal_moves()[0])
     warm = time.process_time() - t
     tidy_times.clear()
+    route_times.clear()
     rng = random.Random(seed)
     g = Game(n)
     times: list[float] = []
@@ -67,7 +75,13 @@ def worker(n: int, seed: int) -> dict[str, object]:
             times.append(time.process_time() - t)
             break
         times.append(time.process_time() - t)
-    return {"times": times, "tidy": tidy_times, "first": [warm], "failed": failed}
+    return {
+        "times": times,
+        "tidy": tidy_times,
+        "route": route_times,
+        "first": [warm],
+        "failed": failed,
+    }
 
 
 def _run(tree: Path, n: int, seed: int) -> dict[str, object]:
@@ -111,6 +125,7 @@ def main() -> None:
     for n in [int(s) for s in args.spots.split(",")]:
         times: dict[str, list[float]] = {k: [] for k, _ in trees}
         tidy: dict[str, list[float]] = {k: [] for k, _ in trees}
+        route: dict[str, list[float]] = {k: [] for k, _ in trees}
         first: dict[str, list[float]] = {k: [] for k, _ in trees}
         fails = dict.fromkeys(times, 0)
         for seed in range(args.games):
@@ -119,6 +134,7 @@ def main() -> None:
                 got = _run(tree, n, seed)
                 times[label] += got["times"]  # type: ignore[arg-type]
                 tidy[label] += got["tidy"]  # type: ignore[arg-type]
+                route[label] += got["route"]  # type: ignore[arg-type]
                 first[label] += got["first"]  # type: ignore[arg-type]
                 fails[label] += got["failed"]  # type: ignore[operator]
         print(f"  n={n}:")
@@ -126,9 +142,10 @@ def main() -> None:
             note = f"moves {len(times[label])}, RoutingError {fails[label]}"
             print(_line(label, times[label], note))
             print(_line("tidy", tidy[label], f"calls {len(tidy[label])}"))
+            print(_line("route", route[label], f"calls {len(route[label])}"))
             print(_line("first", first[label], "a process's first move, of 2 spots"))
         if args.base:
-            for what, got in (("play", times), ("tidy", tidy)):
+            for what, got in (("play", times), ("tidy", tidy), ("route", route)):
                 ratio = "  ".join(
                     f"{k} {_q(got['this'], q) / max(_q(got['base'], q), 1e-9):5.2f}" for k, q in QS
                 )

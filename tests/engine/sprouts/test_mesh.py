@@ -1,0 +1,181 @@
+"""The triangulation router's own pieces (:mod:`engine.sprouts.mesh`): what it takes for an
+obstacle, and which part of the drawing it triangulates."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.sprouts import Game
+from engine.sprouts.drawing import SPOT_GAP, Drawing
+from engine.sprouts.game import _table
+from engine.sprouts.mesh import (
+    FAR,
+    TIP,
+    VIA_PULL,
+    _face,
+    _Mesh,
+    _MeshRouter,
+    _odd_crossings,
+    _point_seg_many,
+    _slide,
+)
+from engine.sprouts.paper import request_for
+from engine.sprouts.routing import _Fail
+
+
+def _random_drawing(n: int, seed: int, plies: int) -> Game:
+    rng = random.Random(seed)
+    g = Game(n)
+    while not g.over and g.ply < plies:
+        g.play(rng.choice(g.legal_moves()))
+    return g
+
+
+def _true_distance(d: Drawing, probes: np.ndarray) -> np.ndarray:
+    """The distance from each probe to the nearest spot or curve, exactly."""
+    spots = np.asarray([(s.x, s.y) for s in d.spots])
+    out = np.hypot(*(probes[:, None] - spots[None]).transpose(2, 0, 1)).min(axis=1)
+    for a in d.arrays:
+        for i, p in enumerate(probes):
+            k = len(a) - 1
+            dist = _point_seg_many(np.broadcast_to(p, (k, 2)), a[:-1], a[1:]).min()
+            out[i] = min(out[i], dist)
+    return out
+
+
+@pytest.mark.parametrize(("n", "seed", "plies"), [(3, 0, 0), (5, 1, 3), (8, 2, 9)])
+def test_obstacles_are_the_spots_and_the_curves_only(n: int, seed: int, plies: int) -> None:
+    """The tree of obstacles (room ahead of a stub, room for the new spot) holds the spots and
+    points along the curves: never a point on the line from one spot to the next (the spots
+    were once sampled as if they were a polyline 1-2-...-n)."""
+    g = _random_drawing(n, seed, plies)
+    d = g.drawing
+    ch = _table(d).choices[g.legal_moves()[0]]
+    router = _MeshRouter(d, request_for(d, ch))
+    spots = np.asarray([(s.x, s.y) for s in d.spots])
+    rng = np.random.default_rng(seed)
+    # probes between consecutive spots (where the phantom points were) and anywhere
+    t = rng.random((len(spots) - 1, 1))
+    probes = np.concatenate(
+        [spots[:-1] + t * (spots[1:] - spots[:-1]), rng.random((40, 2)) * (d.width, d.height)]
+    )
+    got = router.obstacles.query(probes)[0]
+    want = _true_distance(d, probes)
+    assert np.all(got >= want - 1e-9)  # nothing where there is nothing
+    assert np.all(got <= want + 2.0)  # curves sampled every 4 units at most
+
+
+def _plain_slide(p0: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The smoothing as first written: through the points at every step."""
+    length2 = np.maximum(np.hypot(*d.T), 1e-9) ** 2
+    t = np.clip(0.5, lo, hi)
+    for _ in range(80):
+        pts = p0 + t[:, None] * d
+        target = (np.concatenate([pts[:1], pts[:-1]]) + np.concatenate([pts[1:], pts[-1:]])) / 2
+        tt = np.einsum("ij,ij->i", target - p0, d) / length2
+        t = np.clip(0.5 * t + 0.5 * tt, lo, hi)
+    return t
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 2**32 - 1))
+def test_slide_is_the_plain_smoothing(n: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    p0 = rng.random((n, 2)) * 100
+    d = rng.normal(size=(n, 2)) * 20
+    lo = rng.random(n) * 0.5
+    hi = lo + rng.random(n) * 0.5
+    assert np.allclose(_slide(p0, d, lo, hi), _plain_slide(p0, d, lo, hi), rtol=0, atol=1e-9)
+
+
+def _plain_odd(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
+    odd = False
+    for (x0, y0), (x1, y1) in zip(a, b, strict=True):
+        crosses = min(y0, y1) <= p[1] < max(y0, y1)
+        if crosses and x0 + (p[1] - y0) * (x1 - x0) / (y1 - y0) > p[0]:
+            odd = not odd
+    return odd
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 40), st.integers(0, 60), st.integers(0, 2**32 - 1))
+def test_odd_crossings_is_the_plain_ray_test(k: int, m: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    # coordinates on a coarse grid, so that points often share a y with segment ends
+    a = rng.integers(0, 20, size=(k, 2)).astype(float)
+    b = rng.integers(0, 20, size=(k, 2)).astype(float)
+    pts = rng.integers(0, 20, size=(m, 2)) + 0.5 * rng.integers(0, 2, size=(m, 2))
+    got = _odd_crossings(pts, a, b)
+    assert got.tolist() == [_plain_odd(p, a, b) for p in pts]
+
+
+def _area(m: _Mesh, tris: np.ndarray) -> np.ndarray:
+    a, b, c = (m.P[m.simplices[tris, k]] for k in range(3))
+    return 0.5 * np.abs(
+        (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
+    )
+
+
+@pytest.mark.parametrize(("n", "seed", "plies"), [(4, 0, 5), (6, 3, 8), (8, 5, 12), (9, 7, 17)])
+def test_the_face_alone_is_meshed_whole(n: int, seed: int, plies: int) -> None:
+    """Meshing only the face (its own curves and spots, free points inside it) loses none of
+    it: the face's triangles cover the same area as on the mesh of the whole drawing, and a
+    triangle of that whole mesh is in the face exactly when the ray test of the face's
+    border says its centre is (outside the spots' rings)."""
+    g = _random_drawing(n, seed, plies)
+    d = g.drawing
+    seen = 0
+    for move in g.legal_moves():
+        router = _MeshRouter(d, request_for(d, _table(d).choices[move]))
+        part = router.part
+        assert part is not None
+        try:
+            m, _, _, ta, _, th_a, _ = router._mesh()
+        except _Fail:
+            continue  # no room for a stub: the same without the part
+        local = _face(m, router._locate(m, ta, th_a))[2]
+        router.part = None
+        whole, _, _, ta, _, th_a, _ = router._mesh()
+        face = _face(whole, router._locate(whole, ta, th_a))[2]
+        assert len(m.simplices) < len(whole.simplices)
+        got, want = _area(m, np.flatnonzero(local)).sum(), _area(whole, np.flatnonzero(face)).sum()
+        assert abs(got - want) <= 1e-6 * want
+        # (the closed ring round an isolated spot shuts its inside off from the face)
+        flat = _area(whole, np.arange(len(whole.simplices))) <= 1e-6
+        tris = np.flatnonzero(~flat & ~router._in_rings(whole))
+        assert np.array_equal(part.holds(whole.centres[tris]), face[tris])
+        seen += 1
+    assert seen >= 3
+
+
+class _Room:
+    """A stand-in router whose clearance is the distance to a few random points."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.pts = rng.random((5, 2)) * 200
+
+    def _clearance(self, q: np.ndarray) -> np.ndarray:
+        d = np.hypot(*(q[:, None] - self.pts[None]).transpose(2, 0, 1)).min(axis=1)
+        return np.minimum(d, FAR)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 400), st.integers(0, 2**32 - 1))
+def test_by_score_ranks_as_scoring_every_triangle(k: int, seed: int) -> None:
+    """The new spot's triangles come best first exactly as when every one's room is
+    measured (the lazy ranking measures only as far down the list as can matter)."""
+    rng = np.random.default_rng(seed)
+    stub = _Room(rng)
+    cen = rng.random((k, 2)) * 200
+    cand = np.flatnonzero(rng.random(k) < 0.8)
+    cost = rng.random(len(cand)) * 2000  # distinct (no ties to order)
+    room = np.minimum(stub._clearance(cen[cand]), 3 * TIP)
+    score = np.where(room >= SPOT_GAP + 1, cost - VIA_PULL * room, np.inf)
+    want = [int(cand[i]) for i in np.argsort(score) if np.isfinite(score[i])]
+    got = list(_MeshRouter._by_score(stub, cen, cand, cost))  # type: ignore[arg-type]
+    assert got == want
