@@ -17,9 +17,10 @@ The engine's polylines are drawn smoothed (:func:`smooth_curves`, cached per dra
 relaxed and corners rounded, each only as far as the room round it allows, so no two curves
 come closer than the picture shows apart (never touching), nor into a spot they do not end
 at; the ends and the stubs' directions stay. The newest curve, the dashed preview and the
-final picture all draw these. Curves are stroked into a coverage mask at twice the size and
-halved (supersampling), then mapped through a colour ramp; spots are cached sprites (number,
-lives as three arcs).
+final picture all draw these. Curves are stroked by a compiled kernel
+(:mod:`render.sprouts_core`) that counts each pixel's four samples within half a stroke of a
+curve and maps the count through a colour ramp (as a 2×-size layer halved would, without the
+layer); spots are cached sprites (number, lives as three arcs).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from scipy.spatial import cKDTree
 
 from engine.core import EngineError
 from engine.recent import Recent
+from render import sprouts_core as core
 from render.common import (
     INK,
     MUTED,
@@ -63,6 +65,7 @@ from render.common import (
 from render.strings import lang_of, say
 
 SUPERSAMPLE = 2
+PILLOW_THINNER = 0.3  # see _stroke
 Point = tuple[float, float]
 
 
@@ -222,8 +225,10 @@ def _arc(box: int, radius: float, width: float, start: float, end: float) -> Ima
 
 
 def _stroke(img: Image.Image, lines: Sequence[Any], width: float, fg: Any) -> None:
-    """Anti-aliased polylines in one colour (supersampled coverage, then a colour ramp);
-    ``lines`` are (n, 2) arrays or lists of points, in pixels."""
+    """Anti-aliased polylines in one colour, round-capped and round-joined: each pixel's
+    coverage is counted on four samples, then mapped through a colour ramp
+    (:func:`render.sprouts_core.stroke`); ``lines`` are (n, 2) arrays or point lists, in
+    pixels."""
     arrays = [
         a for a in (np.asarray(ln, dtype=float).reshape(-1, 2) for ln in lines) if len(a) >= 2
     ]
@@ -237,36 +242,30 @@ def _stroke(img: Image.Image, lines: Sequence[Any], width: float, fg: Any) -> No
     if x1 <= x0 or y1 <= y0:
         return
     ss = SUPERSAMPLE
-    big = Image.new("L", ((x1 - x0) * ss, (y1 - y0) * ss), 0)
-    d = ImageDraw.Draw(big)
-    w = max(1, round(width * ss))
-    pts = (every - (x0, y0)) * ss
-    ends = np.cumsum([len(a) for a in arrays])
-    starts = ends - [len(a) for a in arrays]
-    for part in np.split(pts, ends[:-1]):
-        d.line(part.ravel().tolist(), fill=255, width=w)
-    # Round caps, and round joints where a line bends enough for a notch to show (Pillow's
-    # own joint="curve" is Python-heavy and the curves have many vertices).
-    for px, py in np.concatenate([pts[starts], pts[ends - 1], _bends(pts, starts, ends)]).tolist():
-        d.ellipse((px - w / 2, py - w / 2, px + w / 2, py + w / 2), fill=255)
-    cover = big.reduce(ss)
+    sizes = np.asarray([len(a) for a in arrays], dtype=np.int64)
+    ends = np.cumsum(sizes)
+    size = (x1 - x0, y1 - y0)
+    region, mask = np.zeros((2, size[1], size[0]), dtype=np.uint8)
+    # As the 2×-size Pillow layer these pictures were first drawn on: a sample sits in the
+    # middle of its half-pixel, and a Pillow line of width w is about 0.3 samples narrower.
+    core.stroke(
+        region,
+        mask,
+        (every - (x0, y0)) * ss - 0.5,
+        ends - sizes,
+        ends,
+        (max(1, round(width * ss)) - PILLOW_THINNER) / 2,
+        _ramp(fg),
+    )
+    img.paste(Image.frombuffer("L", size, region), (x0, y0), Image.frombuffer("L", size, mask))
+
+
+@lru_cache(maxsize=32)
+def _ramp(fg: Any) -> np.ndarray:
+    """The palette index of a pixel with 0..4 samples covered: the colour ramp at the
+    coverage a 2×2 box filter gives (0, 64, 128, 191, 255; any of them shows)."""
     style = ink(fg)
-    img.paste(cover.point(style.lut), (x0, y0), cover.point(style.mask))
-
-
-BEND_COS = math.cos(math.radians(20))  # sharper turns than this get a round joint
-
-
-def _bends(pts: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """The inner vertices of polylines (concatenated in ``pts``, line ``k`` from
-    ``starts[k]`` up to ``ends[k]``) where they turn by more than 20 degrees."""
-    d = np.diff(pts, axis=0)
-    u, v = d[:-1], d[1:]  # into and out of pts[1:-1]
-    norm = _length(*u.T) * _length(*v.T)
-    turns = (norm > 0) & (u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] < BEND_COS * norm)
-    edge = np.concatenate([starts, ends - 1]) - 1  # line ends are no joints
-    turns[edge[(edge >= 0) & (edge < len(turns))]] = False
-    return pts[1:-1][turns]
+    return np.asarray([style.lut[(255 * c + 2) // 4] for c in range(5)], dtype=np.uint8)
 
 
 # -- smooth curves ----------------------------------------------------------------------------
