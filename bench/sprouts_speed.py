@@ -24,7 +24,8 @@ too), timing the CPU of ``render.board_png`` alone (the previewed move is played
 before the clock starts: that part is the engine's). The same positions come to both trees
 when their engines are the same (the picture does not feed back into the game), so the
 pictures are compared too: the largest and the mean per-pixel difference (RGB, 0..255), how
-many pictures and pixels differ, and the same over the frames of each game's replay. With
+many pictures and pixels differ, and the same over the frames of each game's replay; and
+whether the smoothed curves (``render.sprouts.smooth_curves``) are bit-identical. With
 ``--out`` the PNGs of both trees are written there (``this/`` and ``base/``) to look at.
 """
 
@@ -87,6 +88,7 @@ VIEW = {"lang": "ru", "players": ["Алиса", "Борис"]}
 def picture_worker(n: int, seed: int, out: str) -> dict[str, object]:
     """One random game in this process, its pictures timed cold after every move."""
     import base64
+    import hashlib
     import io
     import random
     import time
@@ -125,9 +127,15 @@ def picture_worker(n: int, seed: int, out: str) -> dict[str, object]:
         pngs[f"n{n:02d}-s{seed}-p{g.ply:03d}-{'preview' if 'preview' in view else 'board'}"] = data
         return spent
 
+    smooth: dict[str, str] = {}
     while not g.over:
         g.play(rng.choice(g.legal_moves()))
         board.append(cold(VIEW))
+        lay, fit = rs.layout(g, VIEW)
+        curves = rs.smooth_curves(g.drawing, rs.Room.of(lay, fit.k))
+        smooth[f"n{n:02d}-s{seed}-p{g.ply:03d}"] = hashlib.sha1(
+            b"".join(c.tobytes() for c in curves)
+        ).hexdigest()
         if not g.over:
             legal = g.legal_moves()
             preview.append(cold({**VIEW, "preview": legal[rng.randrange(len(legal))]}))
@@ -144,6 +152,7 @@ def picture_worker(n: int, seed: int, out: str) -> dict[str, object]:
         "board": board,
         "preview": preview,
         "first": [first],
+        "smooth": smooth,
         "pngs": {k: base64.b64encode(v).decode() for k, v in pngs.items()},
     }
 
@@ -184,6 +193,7 @@ def pictures(args: argparse.Namespace) -> None:
         k: {"board": [], "preview": [], "first": []} for k, _ in trees
     }
     pngs: dict[str, dict[str, dict[str, str]]] = {k: {} for k, _ in trees}
+    smooth: dict[str, dict[str, str]] = {k: {} for k, _ in trees}
     for n in [int(s) for s in args.spots.split(",")]:
         for seed in range(args.games):
             order = trees if (n + seed) % 2 == 0 else trees[::-1]
@@ -196,6 +206,7 @@ def pictures(args: argparse.Namespace) -> None:
                 for what in ("board", "preview", "first"):
                     times[label][what] += got[what]  # type: ignore[arg-type]
                 pngs[label].update(got["pngs"])  # type: ignore[arg-type]
+                smooth[label].update(got["smooth"])  # type: ignore[arg-type]
     print(
         f"Sprouts picture CPU, cold (n = {args.spots}, {args.games} games each; "
         "targets per tap incl. the picture: p50 <= 15 ms, p99 <= 40 ms):"
@@ -214,6 +225,9 @@ def pictures(args: argparse.Namespace) -> None:
             )
             print(f"    this/base {what}  {ratio}")
     if args.base:
+        both = set(smooth["this"]) & set(smooth["base"])
+        same = sum(smooth["this"][k] == smooth["base"][k] for k in both)
+        print(f"  smoothed curves, this vs base: bit-identical in {same} of {len(both)} positions")
         for kind, pick in (
             ("boards and previews", lambda k: "replay" not in k),
             ("replay frames", lambda k: "replay" in k),

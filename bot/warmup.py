@@ -14,7 +14,7 @@ def warm_engines() -> None:
     from the cache. Either way it happens at start-up, not inside the first move someone
     plays or the first picture."""
     from engine.sprouts.paper import warm
-    from render.sprouts_core import warm as warm_picture
+    from render.sprouts import warm as warm_picture
 
     start = time.perf_counter()
     warm()

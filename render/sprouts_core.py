@@ -3,8 +3,10 @@ instead of many Pillow or numpy calls on small arrays, whose cost per call, not 
 arithmetic, was what a picture spent its time on.
 
 The kernels are compiled by numba on first use and cached on disk (``cache=True``, like
-:mod:`engine.sprouts.tidy_core`); :func:`warm` loads them ahead of the first picture. Every
-number comes in as an argument, never as a global (numba bakes globals into the cached code).
+:mod:`engine.sprouts.tidy_core`); :func:`render.sprouts.warm` loads them ahead of the first
+picture. Every number comes in as an argument, never as a global (numba bakes globals into
+the cached code). The smoothing's kernels compute exactly what the numpy code they replace
+did, operation for operation (no fastmath), so the curves come out bit for bit the same.
 """
 
 from __future__ import annotations
@@ -173,9 +175,139 @@ def _put(
             shown[i] = 255
 
 
-def warm() -> None:
-    """Load the compiled kernels now (or compile them, the first time on this install), e.g.
-    at start-up, rather than inside the first picture."""
-    region, mask = np.zeros((2, 8, 8), np.uint8)
-    pts = np.array([[2.0, 2.0], [8.0, 3.0], [12.0, 12.0]])
-    stroke(region, mask, pts, np.array([0]), np.array([3]), 2.0, np.arange(5, dtype=np.uint8))
+# -- smoothing -------------------------------------------------------------------------------
+
+
+@njit(cache=True, error_model="numpy")
+def near_pairs(
+    mid: np.ndarray, half: np.ndarray, reach: np.ndarray, usual: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of pieces with ``d = |mid[i] - mid[j]| <= half[i] + half[j] +
+    max(reach[i], reach[j])`` where that reach is positive. The pair's order matters to
+    the caller (it measures round the first piece's middle) and is kept as it always was:
+    within ``radius = 2·max(half) + usual``, once, the lower index first; further apart,
+    from each side whose reach is over ``usual`` and gets there by itself.
+
+    The pieces are put in square cells of side ``radius`` (a count sort), and each piece
+    looks through the cells its reach can get to for the pairs it has the larger reach of."""
+    n = len(mid)
+    none = np.zeros(0, np.int64)
+    if n == 0:
+        return none, none
+    top = half.max()
+    cell = radius = 2 * top + usual
+    x0, y0 = mid[:, 0].min(), mid[:, 1].min()
+    gx = np.empty(n, np.int64)
+    gy = np.empty(n, np.int64)
+    for i in range(n):
+        gx[i] = int((mid[i, 0] - x0) / cell)
+        gy[i] = int((mid[i, 1] - y0) / cell)
+    nx, ny = gx.max() + 1, gy.max() + 1
+    first = np.zeros(nx * ny + 1, np.int64)  # the pieces of cell c: order[first[c]:first[c + 1]]
+    for i in range(n):
+        first[gy[i] * nx + gx[i] + 1] += 1
+    for c in range(nx * ny):
+        first[c + 1] += first[c]
+    order = np.empty(n, np.int64)
+    fill = first[:-1].copy()
+    for i in range(n):
+        c = gy[i] * nx + gx[i]
+        order[fill[c]] = i
+        fill[c] += 1
+    out_i = np.empty(0, np.int64)
+    out_j = np.empty(0, np.int64)
+    for sweep in range(2):  # count, then fill
+        found = 0
+        for i in range(n):
+            ri = reach[i]
+            if ri <= 0:
+                continue
+            span = int(np.ceil((half[i] + top + ri) / cell))
+            for cy in range(max(0, gy[i] - span), min(ny, gy[i] + span + 1)):
+                for cx in range(max(0, gx[i] - span), min(nx, gx[i] + span + 1)):
+                    c = cy * nx + cx
+                    for t in range(first[c], first[c + 1]):
+                        j = order[t]
+                        rj = reach[j]
+                        if rj > ri or (rj == ri and j <= i):
+                            continue  # j's own search finds the pair (or it is i itself)
+                        x, y = mid[i, 0] - mid[j, 0], mid[i, 1] - mid[j, 1]
+                        d = np.sqrt(x * x + y * y)
+                        if d > half[i] + half[j] + ri:
+                            continue
+                        if d <= radius:
+                            if sweep:
+                                out_i[found], out_j[found] = min(i, j), max(i, j)
+                            found += 1
+                            continue
+                        for a, b in ((i, j), (j, i)):
+                            if reach[a] > usual and d <= half[a] + half[b] + reach[a]:
+                                if sweep:
+                                    out_i[found], out_j[found] = a, b
+                                found += 1
+        if not sweep:
+            out_i = np.empty(found, np.int64)
+            out_j = np.empty(found, np.int64)
+    return out_i, out_j
+
+
+@njit(cache=True, error_model="numpy")
+def _to_segment(qx: float, qy: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """Distance from ``q`` to the segment ``ab``."""
+    ux, uy = bx - ax, by - ay
+    vx, vy = qx - ax, qy - ay
+    t = min(max((ux * vx + uy * vy) / max(ux * ux + uy * uy, 1e-300), 0.0), 1.0)
+    x, y = vx - ux * t, vy - uy * t
+    return np.sqrt(x * x + y * y)
+
+
+@njit(cache=True, error_model="numpy")
+def point_seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from points ``q`` to segments ``ab``, row by row ((n, 2) arrays)."""
+    out = np.empty(len(q))
+    for k in range(len(q)):
+        out[k] = _to_segment(q[k, 0], q[k, 1], a[k, 0], a[k, 1], b[k, 0], b[k, 1])
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+    """Distance between segments ``p0p1`` and ``q0q1``, row by row (zero where they
+    cross): the least of the four distances from an end to the other segment."""
+    out = np.empty(len(p0))
+    for k in range(len(p0)):
+        ax, ay, bx, by = p0[k, 0], p0[k, 1], p1[k, 0], p1[k, 1]
+        cx, cy, dx, dy = q0[k, 0], q0[k, 1], q1[k, 0], q1[k, 1]
+        d = min(
+            min(_to_segment(ax, ay, cx, cy, dx, dy), _to_segment(bx, by, cx, cy, dx, dy)),
+            min(_to_segment(cx, cy, ax, ay, bx, by), _to_segment(dx, dy, ax, ay, bx, by)),
+        )
+        # Each segment's ends on either side of the other's line: they cross.
+        a_side = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+        b_side = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+        c_side = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+        d_side = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+        if a_side * b_side < 0 and c_side * d_side < 0:
+            d = 0.0
+        out[k] = d
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def spot_pairs(
+    at: np.ndarray, reach: np.ndarray, spots: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (k, s): spot ``s`` within ``reach[k]`` of the point ``at[k]``."""
+    count = 0
+    for sweep in range(2):
+        out_k = np.empty(count, np.int64)
+        out_s = np.empty(count, np.int64)
+        count = 0
+        for k in range(len(at)):
+            for s in range(len(spots)):
+                x, y = at[k, 0] - spots[s, 0], at[k, 1] - spots[s, 1]
+                if np.sqrt(x * x + y * y) <= reach[k]:
+                    if sweep:
+                        out_k[count], out_s[count] = k, s
+                    count += 1
+    return out_k, out_s

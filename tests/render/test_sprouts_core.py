@@ -1,9 +1,11 @@
 """The compiled kernels of the Sprouts picture (render/sprouts_core.py) against plain numpy
-versions of what they compute, and the strokes they draw against the Pillow strokes the
-pictures were drawn with before (2× layer, halved), on the engine's own curves."""
+and k-d tree versions of what they compute (the code they replaced), on random games'
+positions, and the strokes they draw against the Pillow strokes the pictures were drawn with
+before (2× layer, halved), on the engine's own curves."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -12,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
+from scipy.spatial import cKDTree
 
 import engine
 from render import sprouts
@@ -146,3 +149,111 @@ def test_strokes_look_as_the_pillow_strokes_did(spots: int, seed: int) -> None:
         a, b = ramp[np.asarray(old)], ramp[np.asarray(new)]
         assert abs(int(b.sum()) - int(a.sum())) <= 0.025 * a.sum()  # the same weight
         assert (a != b).sum() <= most * (a > 0).sum()  # at the edges
+
+
+# -- the smoothing's kernels against the numpy and k-d tree code they replace -----------------
+
+
+def numpy_point_seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    (ux, uy), (vx, vy) = (b - a).T, (q - a).T
+    t = np.clip((ux * vx + uy * vy) / np.maximum(ux * ux + uy * uy, 1e-300), 0.0, 1.0)
+    x, y = vx - ux * t, vy - uy * t
+    return np.sqrt(x * x + y * y)
+
+
+def numpy_seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+    n = len(p0)
+    q = np.concatenate([p0, p1, q0, q1])
+    a, b = np.concatenate([q0, q0, p0, p0]), np.concatenate([q1, q1, p1, p1])
+    d = numpy_point_seg_dist(q, a, b).reshape(4, n).min(axis=0)
+    u, v = b - a, q - a
+    side = (u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]).reshape(4, n)
+    d[(side[0] * side[1] < 0) & (side[2] * side[3] < 0)] = 0.0
+    return d
+
+
+def kdtree_pairs(
+    mid: np.ndarray, half: np.ndarray, reach: np.ndarray, usual: float
+) -> set[tuple[int, int]]:
+    """The pieces' pairs as two k-d tree queries found them (the order in each pair too)."""
+    radius = 2 * float(half.max()) + usual
+    tree = cKDTree(mid)
+    pi, pj = tree.query_pairs(radius, output_type="ndarray").T
+    d = np.hypot(*(mid[pi] - mid[pj]).T)
+    keep = ((reach[pi] > 0) | (reach[pj] > 0)) & (
+        d <= half[pi] + half[pj] + np.maximum(reach[pi], reach[pj])
+    )
+    found = set(zip(pi[keep].tolist(), pj[keep].tolist(), strict=True))
+    far = np.nonzero(reach > usual)[0]
+    if len(far):
+        got = cKDTree(mid[far]).sparse_distance_matrix(
+            tree, float((half + reach)[far].max() + half.max()), output_type="ndarray"
+        )
+        pi, pj = far[got["i"]], got["j"].astype(np.int64)
+        keep = (got["v"] > radius) & (got["v"] <= half[pi] + half[pj] + reach[pi])
+        found |= set(zip(pi[keep].tolist(), pj[keep].tolist(), strict=True))
+    return found
+
+
+@functools.cache
+def _sheets() -> list[Any]:
+    """The sheets (drawings as arrays) of random games' positions, as smoothing sees them."""
+    out = []
+    for spots, seed in ((4, 3), (9, 4)):
+        g = engine.new("sprouts", spots=spots)
+        rng = random.Random(seed)
+        while not g.over:
+            g.play(rng.choice(g.legal_moves()))
+            if g.ply % 4 == 0:
+                lay, fit = sprouts.layout(g, {})
+                room = sprouts.Room.of(lay, fit.k)
+                pts, sizes = sprouts._curve_points(g.drawing)
+                spots_at = sprouts._spot_points(g.drawing)
+                ends = np.zeros((len(sizes), 2), dtype=np.int64)
+                keep_out = np.full(len(spots_at), room.spot_apart)
+                out.append((sprouts._Sheet.of(pts, sizes, spots_at, keep_out, ends), room))
+    return out
+
+
+def test_the_smoothing_kernels_measure_as_numpy_did_bit_for_bit() -> None:
+    rng = np.random.default_rng(3)
+    pairs = 0
+    for sheet, room in _sheets():
+        seg, p = sheet.seg, sheet.p
+        q0, q1 = p[seg], p[seg + 1]
+        # Segment pairs as smoothing meets them: near ones, found by the kernel.
+        extra = np.where(rng.random(len(seg)) < 0.8, room.apart * rng.random(len(seg)), 0.0)
+        i, j = sheet.pairs(extra)
+        pairs += len(i)
+        got = core.seg_dist(q0[i], q1[i], q0[j], q1[j])
+        assert np.array_equal(got, numpy_seg_dist(q0[i], q1[i], q0[j], q1[j]))
+        a, b, c, d = (p[rng.integers(0, len(p), len(seg))] for _ in range(4))  # some cross
+        assert np.array_equal(core.seg_dist(a, b, c, d), numpy_seg_dist(a, b, c, d))
+        q = sheet.spots[rng.integers(0, len(sheet.spots), len(seg))]
+        assert np.array_equal(core.point_seg_dist(q, q0, q1), numpy_point_seg_dist(q, q0, q1))
+        # Spot pairs as a k-d tree finds them.
+        reach = room.spot_apart * 3 * rng.random(len(seg))
+        k, s = core.spot_pairs(sheet.mid, reach, sheet.spots)
+        found = cKDTree(sheet.mid).sparse_distance_matrix(
+            cKDTree(sheet.spots), float(reach.max()), output_type="ndarray"
+        )
+        near = found["v"] <= reach[found["i"]]
+        want = set(zip(found["i"][near].tolist(), found["j"][near].tolist(), strict=True))
+        assert set(zip(k.tolist(), s.tolist(), strict=True)) == want
+    assert pairs > 1000
+
+
+def test_the_pair_kernel_finds_the_pairs_and_orders_the_k_d_tree_did() -> None:
+    rng = np.random.default_rng(5)
+    checked = 0
+    for sheet, room in _sheets():
+        n = len(sheet.seg)
+        mid, half = sheet.mid, sheet.half
+        reach = np.where(rng.random(n) < 0.7, room.apart * (1 + 6 * rng.random(n) ** 4), 0.0)
+        usual = float(np.quantile(reach[reach > 0], 0.9))
+        i, j = core.near_pairs(mid, half, reach, usual)
+        got = list(zip(i.tolist(), j.tolist(), strict=True))
+        assert len(got) == len(set(got))
+        assert set(got) == kdtree_pairs(mid, half, reach, usual)
+        checked += len(got)
+    assert checked > 1000
