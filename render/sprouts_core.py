@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+SLACK = 1e-7  # rows this near a shape's edge are looked at too (rounding)
+
 
 @njit(cache=True, error_model="numpy")
 def stroke(
@@ -53,22 +55,51 @@ def stroke(
             if q < last:
                 bx, by = pts[q + 1, 0] - vx, pts[q + 1, 1] - vy
             whole = (ax == 0 and ay == 0) or (bx == 0 and by == 0)
-            y0 = max(0, int(np.ceil(vy - r))) >> 1
-            y1 = min(top, int(np.floor(vy + r))) >> 1
+            low, high = _sector_rows(vy, r, whole, ax, ay, bx, by)
+            y0 = max(0, int(np.ceil(low))) >> 1
+            y1 = min(top, int(np.floor(high))) >> 1
             for y in range(y0, y1 + 1):
                 f0, l0 = _disc_run(vx, vy, r, whole, ax, ay, bx, by, 2 * y, w)
                 f1, l1 = _disc_run(vx, vy, r, whole, ax, ay, bx, by, 2 * y + 1, w)
                 _put(bits, out, shown, lut, y * w, f0, l0, f1, l1)
             if q == last or (bx == 0 and by == 0):
                 continue
-            ey = vy + by
-            y0 = max(0, int(np.ceil(min(vy, ey) - r))) >> 1
-            y1 = min(top, int(np.floor(max(vy, ey) + r))) >> 1
+            # The band is a rectangle: its corners are r from the ends across the segment.
             n = np.sqrt(bx * bx + by * by)
+            ey, across = vy + by, r * abs(bx) / n + SLACK
+            y0 = max(0, int(np.ceil(min(vy, ey) - across))) >> 1
+            y1 = min(top, int(np.floor(max(vy, ey) + across))) >> 1
+            # Per row: within r of the line, x within ``c`` of ``vx + slope·dy`` (every x
+            # when the line is level); the foot on the segment, x from ``vx - tilt·dy`` on
+            # by ``length`` (every x when it is upright).
+            slope = bx / by if by != 0 else 0.0
+            c = r * n / abs(by) if by != 0 else np.inf
+            tilt = by / bx if bx != 0 else 0.0
+            length = n * n / bx if bx != 0 else np.inf
             for y in range(y0, y1 + 1):
-                f0, l0 = _band_run(vx, vy, bx, by, n, r, 2 * y, w)
-                f1, l1 = _band_run(vx, vy, bx, by, n, r, 2 * y + 1, w)
+                f0, l0 = _band_run(vx, vy, bx, by, n, r, slope, c, tilt, length, 2 * y, w)
+                f1, l1 = _band_run(vx, vy, bx, by, n, r, slope, c, tilt, length, 2 * y + 1, w)
                 _put(bits, out, shown, lut, y * w, f0, l0, f1, l1)
+
+
+@njit(cache=True, error_model="numpy")
+def _sector_rows(
+    vy: float, r: float, whole: bool, ax: float, ay: float, bx: float, by: float
+) -> tuple[float, float]:
+    """The rows the disc of radius ``r`` round ``v`` spans, or unless ``whole`` (or the line
+    goes straight on or folds back) the sector of it outside the bend: between ``v`` and
+    the two ends of its arc, ``r`` along the normals of ``a`` and ``b`` that face away from
+    the bend, and reaching ``r`` straight up or down when that direction lies in it."""
+    if whole or ax * by - ay * bx == 0:
+        return vy - r - SLACK, vy + r + SLACK
+    # The normal of a facing away from b, and of b facing along a (y parts of unit vectors).
+    na = ax if (-ay * bx + ax * by) < 0 else -ax
+    nb = bx if (-by * ax + bx * ay) > 0 else -bx
+    na /= np.sqrt(ax * ax + ay * ay)
+    nb /= np.sqrt(bx * bx + by * by)
+    high = r if ay >= 0 and by <= 0 else r * max(0.0, na, nb)
+    low = -r if ay <= 0 and by >= 0 else r * min(0.0, na, nb)
+    return vy + low - SLACK, vy + high + SLACK
 
 
 @njit(cache=True, error_model="numpy")
@@ -99,21 +130,31 @@ def _disc_run(
 
 @njit(cache=True, error_model="numpy")
 def _band_run(
-    vx: float, vy: float, bx: float, by: float, n: float, r: float, y: int, w: int
+    vx: float,
+    vy: float,
+    bx: float,
+    by: float,
+    n: float,
+    r: float,
+    slope: float,
+    c: float,
+    tilt: float,
+    length: float,
+    y: int,
+    w: int,
 ) -> tuple[int, int]:
     """The samples of row ``y`` in the band of the segment from ``v`` along ``b`` (length
-    ``n > 0``): within ``r`` of its line (every x when the line is level), and with the foot
-    on the segment (between the normals through its ends; every x when it is upright)."""
+    ``n > 0``; ``slope`` to ``length`` as :func:`stroke` works them out)."""
     dy = y - vy
     left, right = -np.inf, np.inf
     if by != 0:
-        mid, c = vx + bx / by * dy, r * n / abs(by)
+        mid = vx + slope * dy
         left, right = mid - c, mid + c
     elif abs(dy) > r:
         return 1, 0
     if bx != 0:
-        x0 = vx - by / bx * dy
-        x1 = x0 + n * n / bx
+        x0 = vx - tilt * dy
+        x1 = x0 + length
         left, right = max(left, min(x0, x1)), min(right, max(x0, x1))
     elif not 0 <= by * dy <= n * n:
         return 1, 0
