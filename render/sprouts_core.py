@@ -255,40 +255,41 @@ def near_pairs(
         c = gy[i] * nx + gx[i]
         order[fill[c]] = i
         fill[c] += 1
-    out_i = np.empty(0, np.int64)
-    out_j = np.empty(0, np.int64)
-    for sweep in range(2):  # count, then fill
-        found = 0
-        for i in range(n):
-            ri = reach[i]
-            if ri <= 0:
-                continue
-            span = int(np.ceil((half[i] + top + ri) / cell))
-            for cy in range(max(0, gy[i] - span), min(ny, gy[i] + span + 1)):
-                for cx in range(max(0, gx[i] - span), min(nx, gx[i] + span + 1)):
-                    c = cy * nx + cx
-                    for t in range(first[c], first[c + 1]):
-                        j = order[t]
-                        rj = reach[j]
-                        if rj > ri or (rj == ri and j <= i):
-                            continue  # j's own search finds the pair (or it is i itself)
-                        x, y = mid[i, 0] - mid[j, 0], mid[i, 1] - mid[j, 1]
-                        d = np.sqrt(x * x + y * y)
-                        if d > half[i] + half[j] + ri:
-                            continue
-                        if d <= radius:
-                            if sweep:
-                                out_i[found], out_j[found] = min(i, j), max(i, j)
+    out = np.empty((2, 4 * n), np.int64)  # grows as needed
+    found = 0
+    for i in range(n):
+        ri = reach[i]
+        if ri <= 0:
+            continue
+        span = int(np.ceil((half[i] + top + ri) / cell))
+        for cy in range(max(0, gy[i] - span), min(ny, gy[i] + span + 1)):
+            for cx in range(max(0, gx[i] - span), min(nx, gx[i] + span + 1)):
+                c = cy * nx + cx
+                for t in range(first[c], first[c + 1]):
+                    j = order[t]
+                    rj = reach[j]
+                    if rj > ri or (rj == ri and j <= i):
+                        continue  # j's own search finds the pair (or it is i itself)
+                    x, y = mid[i, 0] - mid[j, 0], mid[i, 1] - mid[j, 1]
+                    most = half[i] + half[j] + ri
+                    if x * x + y * y > 1.0000001 * most * most:
+                        continue  # clearly too far (the exact test is below)
+                    d = np.sqrt(x * x + y * y)
+                    if d > most:
+                        continue
+                    if found + 2 > out.shape[1]:
+                        grown = np.empty((2, 2 * out.shape[1]), np.int64)
+                        grown[:, :found] = out[:, :found]
+                        out = grown
+                    if d <= radius:
+                        out[0, found], out[1, found] = min(i, j), max(i, j)
+                        found += 1
+                        continue
+                    for a, b in ((i, j), (j, i)):
+                        if reach[a] > usual and d <= half[a] + half[b] + reach[a]:
+                            out[0, found], out[1, found] = a, b
                             found += 1
-                            continue
-                        for a, b in ((i, j), (j, i)):
-                            if reach[a] > usual and d <= half[a] + half[b] + reach[a]:
-                                if sweep:
-                                    out_i[found], out_j[found] = a, b
-                                found += 1
-        if not sweep:
-            out_i = np.empty(found, np.int64)
-            out_j = np.empty(found, np.int64)
+    out_i, out_j = out[0, :found].copy(), out[1, :found].copy()
     return out_i, out_j
 
 
