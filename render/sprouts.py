@@ -370,7 +370,7 @@ def _smoothed(
 ) -> tuple[np.ndarray, ...]:
     """:func:`smooth_curves` on the drawing's arrays as bytes (hashable, so cached)."""
     sheet = _Sheet.of(
-        np.frombuffer(pts).reshape(-1, 2),
+        np.frombuffer(pts).reshape(-1, 2).copy(),  # writable like later sheets: one kernel type
         np.frombuffer(sizes, dtype=np.int64),
         np.frombuffer(spots).reshape(-1, 2),
         np.where(np.frombuffer(dead, dtype=bool), room.body_apart, room.spot_apart),
@@ -431,13 +431,9 @@ class _Sheet:
         if len(self.seg) < 2 or not np.any(extra > 0):
             return none, none
         cap = 1.5 * float(np.median(self.half)) + 1e-9
-        n = np.ceil(self.half / cap).astype(np.int64)
-        n[n < 1] = 1
-        owner = np.repeat(np.arange(len(self.seg)), n)
-        k = np.arange(len(owner)) - np.repeat(np.cumsum(n) - n, n)
-        a, b = self.p[self.seg][owner], self.p[self.seg + 1][owner]
-        mid = a + (b - a) * ((k + 0.5) / n[owner])[:, None]
-        half, reach = (self.half / n)[owner], extra[owner]
+        owner, mid, half, reach = core.pieces(
+            self.p, self.seg, self.half, np.ascontiguousarray(extra, dtype=float), cap
+        )
         usual = float(np.quantile(reach[reach > 0], 0.9))
         pi, pj = core.near_pairs(mid, half, reach, usual)
         i, j = owner[pi], owner[pj]

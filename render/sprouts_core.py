@@ -220,6 +220,35 @@ def _put(
 
 
 @njit(cache=True, error_model="numpy")
+def pieces(
+    p: np.ndarray, seg: np.ndarray, half: np.ndarray, extra: np.ndarray, cap: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Segments (segment ``s`` from ``p[seg[s]]`` to the next point, ``half`` its half
+    length) cut into equal pieces no longer than ``2·cap``: each piece's segment, middle,
+    half length and the segment's ``extra``."""
+    m = len(seg)
+    n = np.empty(m, np.int64)
+    total = 0
+    for s in range(m):
+        n[s] = max(1, int(np.ceil(half[s] / cap)))
+        total += n[s]
+    owner = np.empty(total, np.int64)
+    mid = np.empty((total, 2))
+    out_half = np.empty(total)
+    reach = np.empty(total)
+    t = 0
+    for s in range(m):
+        ax, ay = p[seg[s], 0], p[seg[s], 1]
+        bx, by = p[seg[s] + 1, 0], p[seg[s] + 1, 1]
+        for k in range(n[s]):
+            f = (k + 0.5) / n[s]
+            mid[t, 0], mid[t, 1] = ax + (bx - ax) * f, ay + (by - ay) * f
+            owner[t], out_half[t], reach[t] = s, half[s] / n[s], extra[s]
+            t += 1
+    return owner, mid, out_half, reach
+
+
+@njit(cache=True, error_model="numpy")
 def near_pairs(
     mid: np.ndarray, half: np.ndarray, reach: np.ndarray, usual: float
 ) -> tuple[np.ndarray, np.ndarray]:
