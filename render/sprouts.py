@@ -170,6 +170,14 @@ def _curve_points(drawing: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=8)
+def _paper_array(lay: Layout) -> np.ndarray:
+    """The squared paper as a read-only index array (the curves are stroked into a copy)."""
+    out = np.asarray(_paper(lay))
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=8)
 def _paper(lay: Layout) -> Image.Image:
     x0, y0, x1, y1 = lay.box
     step = 40 * lay.u
@@ -240,35 +248,58 @@ def _stroke(img: Image.Image, lines: Sequence[Any], width: float, fg: Any) -> No
     coverage is counted on four samples, then mapped through a colour ramp
     (:func:`render.sprouts_core.stroke`); ``lines`` are (n, 2) arrays or point lists, in
     pixels."""
-    arrays = [
-        a for a in (np.asarray(ln, dtype=float).reshape(-1, 2) for ln in lines) if len(a) >= 2
-    ]
-    if not arrays:
+    got = _polylines(lines)
+    if got is None:
         return
+    every, starts, ends = got
     pad = width + 2
-    every = np.concatenate(arrays)
     (lx, ly), (hx, hy) = every.min(axis=0), every.max(axis=0)
     x0, y0 = max(0, int(lx - pad)), max(0, int(ly - pad))
     x1, y1 = min(img.width, int(hx + pad) + 1), min(img.height, int(hy + pad) + 1)
     if x1 <= x0 or y1 <= y0:
         return
-    ss = SUPERSAMPLE
-    sizes = np.asarray([len(a) for a in arrays], dtype=np.int64)
-    ends = np.cumsum(sizes)
     size = (x1 - x0, y1 - y0)
     region, mask = np.zeros((2, size[1], size[0]), dtype=np.uint8)
+    _stroke_kernel(region, mask, every - (x0, y0), starts, ends, width, fg)
+    img.paste(Image.frombuffer("L", size, region), (x0, y0), Image.frombuffer("L", size, mask))
+
+
+def _stroke_into(canvas: np.ndarray, lines: Sequence[Any], width: float, fg: Any) -> None:
+    """:func:`_stroke` straight into a picture's index array (no layer, no masked paste)."""
+    got = _polylines(lines)
+    if got is not None:
+        _stroke_kernel(canvas, NO_MASK, *got, width, fg)
+
+
+NO_MASK = np.zeros((0, 0), dtype=np.uint8)
+
+
+def _polylines(lines: Sequence[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The lines of two points or more, concatenated, with where each starts and ends."""
+    arrays = [
+        a for a in (np.asarray(ln, dtype=float).reshape(-1, 2) for ln in lines) if len(a) >= 2
+    ]
+    if not arrays:
+        return None
+    sizes = np.asarray([len(a) for a in arrays], dtype=np.int64)
+    ends = np.cumsum(sizes)
+    return np.concatenate(arrays), ends - sizes, ends
+
+
+def _stroke_kernel(
+    region: np.ndarray,
+    mask: np.ndarray,
+    pts: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    width: float,
+    fg: Any,
+) -> None:
+    ss = SUPERSAMPLE
     # As the 2×-size Pillow layer these pictures were first drawn on: a sample sits in the
     # middle of its half-pixel, and a Pillow line of width w is about 0.3 samples narrower.
-    core.stroke(
-        region,
-        mask,
-        (every - (x0, y0)) * ss - 0.5,
-        ends - sizes,
-        ends,
-        (max(1, round(width * ss)) - PILLOW_THINNER) / 2,
-        _ramp(fg),
-    )
-    img.paste(Image.frombuffer("L", size, region), (x0, y0), Image.frombuffer("L", size, mask))
+    radius = (max(1, round(width * ss)) - PILLOW_THINNER) / 2
+    core.stroke(region, mask, pts * ss - 0.5, starts, ends, radius, _ramp(fg))
 
 
 @lru_cache(maxsize=32)
@@ -723,7 +754,7 @@ def _newest(drawing: Any, pts: np.ndarray, sizes: np.ndarray) -> tuple[Any | Non
 # The paper with the curves in ink (all but the newest), by their pixels: the previewed
 # move's picture and the board after it is played share it, and so do the places of one match
 # (their views differ only in the header). Pictures are drawn in worker threads.
-_inked: Recent[tuple[Any, ...], Image.Image] = Recent(4)
+_inked: Recent[tuple[Any, ...], np.ndarray] = Recent(4)
 
 
 def board_png(game: Any, view: dict[str, Any]) -> bytes:
@@ -746,19 +777,21 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     key = (lay, tuple(len(c) for c in ink), b"".join(c.tobytes() for c in ink))
     base = _inked.get(key)
     if base is None:
-        base = _paper(lay).copy()
-        _stroke(base, ink, lay.curve_width, INK)
+        base = _paper_array(lay).copy()
+        _stroke_into(base, ink, lay.curve_width, INK)
+        base.flags.writeable = False
         _inked.put(key, base)
-    img = base.copy()
+    canvas = base.copy()
     mover = (game.ply - 1) % game.players
     r, thick = lay.spot_radius, max(2.0, 5 * lay.u)
     if trial is not None:
         # The move being chosen: the drawing as it would be, the new curve dashed.
         dash = 18 * lay.u
         lines = [d for i in newest for d in _dashes(curves[i], dash, dash * 0.7)]
-        _stroke(img, lines, lay.curve_width * 1.6, PLAYER[game.turn % 4])
+        _stroke_into(canvas, lines, lay.curve_width * 1.6, PLAYER[game.turn % 4])
     elif newest:
-        _stroke(img, [curves[i] for i in newest], lay.curve_width * 1.9, PLAYER[mover % 4])
+        _stroke_into(canvas, [curves[i] for i in newest], lay.curve_width * 1.9, PLAYER[mover % 4])
+    img = Image.fromarray(canvas)
     for s in drawing.spots:
         _spot(s.number, max(0, min(3, int(s.lives))), r).put(img, *fit((float(s.x), float(s.y))))
     if spot is not None:

@@ -31,7 +31,7 @@ def stroke(
     capped and round joined. Every pixel has four samples, ``(2x, 2y)`` to ``(2x + 1,
     2y + 1)`` in the half-pixel units of ``pts``; a sample within ``radius`` of a polyline is
     covered, and a pixel with ``c > 0`` samples covered becomes ``lut[c]``, its ``mask`` 255
-    (``mask`` as ``region``, zero to start with). Polyline ``k`` runs from
+    (``mask`` as ``region``, zero to start with; or empty, for none). Polyline ``k`` runs from
     ``pts[starts[k]]`` up to ``pts[ends[k] - 1]``.
 
     The points within ``radius`` of a polyline are the band along each segment, the disc
@@ -213,7 +213,8 @@ def _put(
             o = bits[i] | v
             bits[i] = o
             out[i] = lut[(o & 1) + ((o >> 1) & 1) + ((o >> 2) & 1) + (o >> 3)]
-            shown[i] = 255
+            if len(shown):
+                shown[i] = 255
 
 
 # -- smoothing -------------------------------------------------------------------------------
