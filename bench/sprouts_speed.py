@@ -21,12 +21,14 @@ move's region numbers follow the drawing), but they come from the same seeds and
 draws, after every move, the board "cold" (the smoothed curves and the inked paper not yet
 cached: what the first picture after a move costs) and a preview of a candidate move (cold
 too), timing the CPU of ``render.board_png`` alone (the previewed move is played on a copy
-before the clock starts: that part is the engine's). The same positions come to both trees
-when their engines are the same (the picture does not feed back into the game), so the
-pictures are compared too: the largest and the mean per-pixel difference (RGB, 0..255), how
-many pictures and pixels differ, and the same over the frames of each game's replay; and
-whether the smoothed curves (``render.sprouts.smooth_curves``) are bit-identical. With
-``--out`` the PNGs of both trees are written there (``this/`` and ``base/``) to look at.
+before the clock starts: that part is the engine's); with ``--repeat k`` each picture is drawn
+k times, cold each time, and the least is kept (steadier on a shared machine). The same
+positions come to both trees when their engines are the same (the picture does not feed
+back into the game), so the pictures are compared too: the largest and the mean per-pixel
+difference (RGB, 0..255), how many pictures and pixels differ, and the same over the
+frames of each game's replay; and whether the smoothed curves
+(``render.sprouts.smooth_curves``) are bit-identical. With ``--out`` the PNGs of both trees
+are written there (``this/`` and ``base/``) to look at.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def worker(n: int, seed: int) -> dict[str, object]:
 VIEW = {"lang": "ru", "players": ["Алиса", "Борис"]}
 
 
-def picture_worker(n: int, seed: int, out: str) -> dict[str, object]:
+def picture_worker(n: int, seed: int, out: str, repeat: int = 1) -> dict[str, object]:
     """One random game in this process, its pictures timed cold after every move."""
     import base64
     import hashlib
@@ -119,9 +121,13 @@ def picture_worker(n: int, seed: int, out: str) -> dict[str, object]:
         shown = rs._preview
         rs._preview = lambda game, move: trial  # type: ignore[assignment]
         try:
-            t = time.process_time()
-            data = render.board_png(g, view)
-            spent = time.process_time() - t
+            spent = float("inf")
+            for _ in range(repeat):  # the least of a few: less of the machine's noise
+                rs._smoothed.cache_clear()
+                rs._inked.clear()
+                t = time.process_time()
+                data = render.board_png(g, view)
+                spent = min(spent, time.process_time() - t)
         finally:
             rs._preview = shown  # type: ignore[assignment]
         pngs[f"n{n:02d}-s{seed}-p{g.ply:03d}-{'preview' if 'preview' in view else 'board'}"] = data
@@ -202,7 +208,7 @@ def pictures(args: argparse.Namespace) -> None:
                 if out:
                     (out / label).mkdir(parents=True, exist_ok=True)
                     where = str(out / label)
-                got = _run(tree, n, seed, "--picture-worker", where)
+                got = _run(tree, n, seed, "--picture-worker", where, str(args.repeat))
                 for what in ("board", "preview", "first"):
                     times[label][what] += got[what]  # type: ignore[arg-type]
                 pngs[label].update(got["pngs"])  # type: ignore[arg-type]
@@ -277,14 +283,15 @@ def main() -> None:
     ap.add_argument("--pictures", action="store_true", help="time and compare the pictures")
     ap.add_argument("--out", type=Path, help="with --pictures: write the PNGs here")
     ap.add_argument("--worker", nargs=2, type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--picture-worker", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--repeat", type=int, default=1, help="with --pictures: draw each k times")
+    ap.add_argument("--picture-worker", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         print(json.dumps(worker(*args.worker)))
         return
     if args.picture_worker:
-        n, seed, out = args.picture_worker
-        print(json.dumps(picture_worker(int(n), int(seed), out)))
+        n, seed, out, repeat = args.picture_worker
+        print(json.dumps(picture_worker(int(n), int(seed), out, int(repeat))))
         return
     if args.pictures:
         pictures(args)
