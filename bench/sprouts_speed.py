@@ -16,6 +16,20 @@ time compiles) the compiled kernels of the tidy step, which is printed apart as 
 
 The games need not be move-for-move the same in both trees once their drawings differ (a
 move's region numbers follow the drawing), but they come from the same seeds and sizes.
+
+``--pictures`` times the Sprouts picture instead: ``python -m bench.sprouts_speed --base
+/work/wt/base --pictures [--out DIR]``. Each tree plays the same seeded random games and
+draws, after every move, the board "cold" (the smoothed curves and the inked paper not yet
+cached: what the first picture after a move costs) and a preview of a candidate move (cold
+too), timing the CPU of ``render.board_png`` alone (the previewed move is played on a copy
+before the clock starts: that part is the engine's); with ``--repeat k`` each picture is drawn
+k times, cold each time, and the least is kept (steadier on a shared machine). The same
+positions come to both trees when their engines are the same (the picture does not feed
+back into the game), so the pictures are compared too: the largest and the mean per-pixel
+difference (RGB, 0..255), how many pictures and pixels differ, and the same over the
+frames of each game's replay; and whether the smoothed curves
+(``render.sprouts.smooth_curves``) are bit-identical. With ``--out`` the PNGs of both trees
+are written there (``this/`` and ``base/``) to look at.
 """
 
 from __future__ import annotations
@@ -84,10 +98,175 @@ def worker(n: int, seed: int) -> dict[str, object]:
     }
 
 
-def _run(tree: Path, n: int, seed: int) -> dict[str, object]:
+VIEW = {"lang": "ru", "players": ["Алиса", "Борис"]}
+
+
+def picture_worker(n: int, seed: int, out: str, repeat: int = 1) -> dict[str, object]:
+    """One random game in this process, its pictures timed cold after every move."""
+    import base64
+    import hashlib
+    import io
+    import random
+    import time
+
+    from PIL import Image
+
+    import engine
+    import render
+    from render import sprouts as rs
+
+    warm = engine.new("sprouts", spots=2)
+    t = time.process_time()
+    render.board_png(warm, VIEW)  # loads the picture's kernels and fonts, fills the sprites
+    warm.play(warm.legal_moves()[0])
+    render.board_png(warm, {**VIEW, "preview": warm.legal_moves()[0]})
+    first = time.process_time() - t
+    rng = random.Random(seed)
+    g = engine.new("sprouts", spots=n)
+    board: list[float] = []
+    preview: list[float] = []
+    pngs: dict[str, bytes] = {}
+
+    def cold(view: dict[str, object]) -> float:
+        rs._smoothed.cache_clear()
+        rs._inked.clear()
+        # The previewed move is played on a copy beforehand: that is the engine's time.
+        trial = rs._preview(g, view.get("preview"))
+        shown = rs._preview
+        rs._preview = lambda game, move: trial  # type: ignore[assignment]
+        try:
+            spent = float("inf")
+            for _ in range(repeat):  # the least of a few: less of the machine's noise
+                rs._smoothed.cache_clear()
+                rs._inked.clear()
+                t = time.process_time()
+                data = render.board_png(g, view)
+                spent = min(spent, time.process_time() - t)
+        finally:
+            rs._preview = shown  # type: ignore[assignment]
+        pngs[f"n{n:02d}-s{seed}-p{g.ply:03d}-{'preview' if 'preview' in view else 'board'}"] = data
+        return spent
+
+    smooth: dict[str, str] = {}
+    while not g.over:
+        g.play(rng.choice(g.legal_moves()))
+        board.append(cold(VIEW))
+        lay, fit = rs.layout(g, VIEW)
+        curves = rs.smooth_curves(g.drawing, rs.Room.of(lay, fit.k))
+        smooth[f"n{n:02d}-s{seed}-p{g.ply:03d}"] = hashlib.sha1(
+            b"".join(c.tobytes() for c in curves)
+        ).hexdigest()
+        if not g.over:
+            legal = g.legal_moves()
+            preview.append(cold({**VIEW, "preview": legal[rng.randrange(len(legal))]}))
+    gif = Image.open(io.BytesIO(render.replay(g, view=VIEW)))
+    for k in range(gif.n_frames):
+        gif.seek(k)
+        buf = io.BytesIO()
+        gif.convert("RGB").save(buf, "PNG", compress_level=1)
+        pngs[f"n{n:02d}-s{seed}-replay{k:03d}"] = buf.getvalue()
+    if out:
+        for name, data in pngs.items():
+            (Path(out) / f"{name}.png").write_bytes(data)
+    return {
+        "board": board,
+        "preview": preview,
+        "first": [first],
+        "smooth": smooth,
+        "pngs": {k: base64.b64encode(v).decode() for k, v in pngs.items()},
+    }
+
+
+def _compare(a: dict[str, str], b: dict[str, str]) -> dict[str, float]:
+    """Per-pixel differences of the same pictures from two trees (RGB channels, 0..255)."""
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    def rgb(data: str) -> np.ndarray:
+        img = Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB")
+        return np.asarray(img, dtype=np.int16)
+
+    got = {"pictures": 0, "differ": 0, "pixels": 0, "changed": 0, "max": 0.0, "sum": 0.0}
+    for name in sorted(set(a) & set(b)):
+        x, y = rgb(a[name]), rgb(b[name])
+        got["pictures"] += 1
+        if x.shape != y.shape:
+            got["differ"] += 1
+            got["max"] = 255.0
+            continue
+        d = np.abs(x - y)
+        got["pixels"] += d.shape[0] * d.shape[1]
+        got["changed"] += int(np.count_nonzero(d.max(axis=2)))
+        got["sum"] += float(d.sum()) / 3
+        got["max"] = max(got["max"], float(d.max()))
+        got["differ"] += bool(d.any())
+    return got
+
+
+def pictures(args: argparse.Namespace) -> None:
+    trees = [("this", HERE)] + ([("base", args.base.resolve())] if args.base else [])
+    out = args.out.resolve() if args.out else None
+    times: dict[str, dict[str, list[float]]] = {
+        k: {"board": [], "preview": [], "first": []} for k, _ in trees
+    }
+    pngs: dict[str, dict[str, dict[str, str]]] = {k: {} for k, _ in trees}
+    smooth: dict[str, dict[str, str]] = {k: {} for k, _ in trees}
+    for n in [int(s) for s in args.spots.split(",")]:
+        for seed in range(args.games):
+            order = trees if (n + seed) % 2 == 0 else trees[::-1]
+            for label, tree in order:
+                where = ""
+                if out:
+                    (out / label).mkdir(parents=True, exist_ok=True)
+                    where = str(out / label)
+                got = _run(tree, n, seed, "--picture-worker", where, str(args.repeat))
+                for what in ("board", "preview", "first"):
+                    times[label][what] += got[what]  # type: ignore[arg-type]
+                pngs[label].update(got["pngs"])  # type: ignore[arg-type]
+                smooth[label].update(got["smooth"])  # type: ignore[arg-type]
+    print(
+        f"Sprouts picture CPU, cold (n = {args.spots}, {args.games} games each; "
+        "targets per tap incl. the picture: p50 <= 15 ms, p99 <= 40 ms):"
+    )
+    for what, note in (
+        ("board", "the board after a move"),
+        ("preview", "a candidate move previewed"),
+        ("first", "a process's first two pictures"),
+    ):
+        for label, _ in trees:
+            print(_line(label, times[label][what], f"{note}, {len(times[label][what])} pictures"))
+        if args.base and what != "first":
+            ratio = "  ".join(
+                f"{k} {_q(times['this'][what], q) / max(_q(times['base'][what], q), 1e-9):5.2f}"
+                for k, q in QS
+            )
+            print(f"    this/base {what}  {ratio}")
+    if args.base:
+        both = set(smooth["this"]) & set(smooth["base"])
+        same = sum(smooth["this"][k] == smooth["base"][k] for k in both)
+        print(f"  smoothed curves, this vs base: bit-identical in {same} of {len(both)} positions")
+        for kind, pick in (
+            ("boards and previews", lambda k: "replay" not in k),
+            ("replay frames", lambda k: "replay" in k),
+        ):
+            a = {k: v for k, v in pngs["this"].items() if pick(k)}
+            b = {k: v for k, v in pngs["base"].items() if pick(k)}
+            d = _compare(a, b)
+            print(
+                f"  pixels, this vs base, {kind}: {d['pictures']} pictures, {d['differ']} differ;"
+                f" {d['changed']} of {d['pixels']} pixels changed"
+                f" ({100 * d['changed'] / max(d['pixels'], 1):.4f}%); max diff {d['max']:.0f},"
+                f" mean diff {d['sum'] / max(d['pixels'], 1):.5f} (per channel, 0..255)"
+            )
+
+
+def _run(tree: Path, n: int, seed: int, mode: str = "--worker", *more: str) -> dict[str, object]:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     out = subprocess.run(
-        [sys.executable, __file__, "--worker", str(n), str(seed)],
+        [sys.executable, __file__, mode, str(n), str(seed), *more],
         cwd=tree,
         env=env,
         capture_output=True,
@@ -115,10 +294,21 @@ def main() -> None:
     ap.add_argument("--base", type=Path, help="a checkout to compare against (e.g. main)")
     ap.add_argument("--spots", default="8,10,11,12")
     ap.add_argument("--games", type=int, default=4)
+    ap.add_argument("--pictures", action="store_true", help="time and compare the pictures")
+    ap.add_argument("--out", type=Path, help="with --pictures: write the PNGs here")
     ap.add_argument("--worker", nargs=2, type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--repeat", type=int, default=1, help="with --pictures: draw each k times")
+    ap.add_argument("--picture-worker", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         print(json.dumps(worker(*args.worker)))
+        return
+    if args.picture_worker:
+        n, seed, out, repeat = args.picture_worker
+        print(json.dumps(picture_worker(int(n), int(seed), out, int(repeat))))
+        return
+    if args.pictures:
+        pictures(args)
         return
     trees = [("this", HERE)] + ([("base", args.base.resolve())] if args.base else [])
     print("Sprouts play() CPU per move (targets per tap: p50 <= 15 ms, p99 <= 40 ms):")

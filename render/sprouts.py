@@ -17,9 +17,10 @@ The engine's polylines are drawn smoothed (:func:`smooth_curves`, cached per dra
 relaxed and corners rounded, each only as far as the room round it allows, so no two curves
 come closer than the picture shows apart (never touching), nor into a spot they do not end
 at; the ends and the stubs' directions stay. The newest curve, the dashed preview and the
-final picture all draw these. Curves are stroked into a coverage mask at twice the size and
-halved (supersampling), then mapped through a colour ramp; spots are cached sprites (number,
-lives as three arcs).
+final picture all draw these. Curves are stroked by a compiled kernel
+(:mod:`render.sprouts_core`) that counts each pixel's four samples within half a stroke of a
+curve and maps the count through a colour ramp (as a 2×-size layer halved would, without the
+layer); spots are cached sprites (number, lives as three arcs).
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from typing import Any
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw
-from scipy.spatial import cKDTree
 
 from engine.core import EngineError
 from engine.recent import Recent
+from render import sprouts_core as core
 from render.common import (
     INK,
     MUTED,
@@ -63,6 +64,7 @@ from render.common import (
 from render.strings import lang_of, say
 
 SUPERSAMPLE = 2
+PILLOW_THINNER = 0.3  # see _stroke
 Point = tuple[float, float]
 
 
@@ -102,11 +104,11 @@ def _layout(size: int, aspect: float) -> Layout:
 class Fit:
     """Maps drawing units to pixels, keeping the aspect ratio and a margin for the spots."""
 
-    def __init__(self, lay: Layout, pts: list[Point]) -> None:
-        xs = [p[0] for p in pts] or [0.0]
-        ys = [p[1] for p in pts] or [0.0]
-        self.x0, self.y0 = min(xs), min(ys)
-        dw, dh = max(xs) - self.x0, max(ys) - self.y0
+    def __init__(self, lay: Layout, pts: np.ndarray) -> None:
+        """``pts``: the (n, 2) points the picture must hold."""
+        lo, hi = (pts.min(axis=0), pts.max(axis=0)) if len(pts) else (np.zeros(2), np.zeros(2))
+        self.x0, self.y0 = float(lo[0]), float(lo[1])
+        dw, dh = float(hi[0]) - self.x0, float(hi[1]) - self.y0
         margin = lay.spot_radius * 1.6
         bx0, by0, bx1, by1 = lay.box
         aw, ah = bx1 - bx0 - 2 * margin, by1 - by0 - 2 * margin
@@ -126,14 +128,18 @@ class Fit:
 
 def layout(game: Any, view: dict[str, Any] | None = None) -> tuple[Layout, Fit]:
     """The canvas and the drawing-to-pixel map of ``game``'s picture (tests use it)."""
-    size, _ = scale_of(view or {})
-    pts = _all_points(game.drawing)
-    extent = (view or {}).get("extent")
+    return _layout_of(game.drawing, view or {}, _curve_points(game.drawing)[0])
+
+
+def _layout_of(drawing: Any, view: dict[str, Any], curve_points: np.ndarray) -> tuple[Layout, Fit]:
+    """:func:`layout`, given the drawing's curve points (:func:`_curve_points`)."""
+    size, _ = scale_of(view)
+    pts = np.concatenate([_spot_points(drawing), curve_points])
+    extent = view.get("extent")
     if isinstance(extent, (list, tuple)) and len(extent) == 4:
-        pts += [(float(extent[0]), float(extent[1])), (float(extent[2]), float(extent[3]))]
-    xs = [p[0] for p in pts] or [0.0]
-    ys = [p[1] for p in pts] or [0.0]
-    w, h = max(xs) - min(xs), max(ys) - min(ys)
+        corners = [(float(extent[0]), float(extent[1])), (float(extent[2]), float(extent[3]))]
+        pts = np.concatenate([pts, np.asarray(corners)])
+    w, h = (pts.max(axis=0) - pts.min(axis=0)).tolist() if len(pts) else (0.0, 0.0)
     # Aspect ratios in steps of 0.1, so a drawing that grows a little keeps its cached paper.
     lay = _layout(size, round(w / h, 1) if h > 0 and w > 0 else 1.0)
     return lay, Fit(lay, pts)
@@ -143,16 +149,32 @@ def replay_view(game: Any, view: dict[str, Any]) -> dict[str, Any]:
     """The view for every frame of ``game``'s replay: the final drawing's extent, so that
     frames share one size and scale (its snapshots share the final geometry) and nothing
     moves or zooms from frame to frame."""
-    pts = _all_points(game.drawing)
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    return {**view, "extent": [min(xs), min(ys), max(xs), max(ys)]}
+    drawing = game.drawing
+    pts = np.concatenate([_spot_points(drawing), _curve_points(drawing)[0]])
+    (x0, y0), (x1, y1) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
+    return {**view, "extent": [x0, y0, x1, y1]}
 
 
-def _all_points(drawing: Any) -> list[Point]:
-    pts = [(float(s.x), float(s.y)) for s in drawing.spots]
-    for c in drawing.curves:
-        pts.extend((float(x), float(y)) for x, y in c.points)
-    return pts
+def _spot_points(drawing: Any) -> np.ndarray:
+    """The spots' places, (n, 2)."""
+    xy = itertools.chain.from_iterable((s.x, s.y) for s in drawing.spots)
+    return np.fromiter(xy, dtype=float).reshape(-1, 2)
+
+
+def _curve_points(drawing: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Every curve's points concatenated, (n, 2), and how many each curve has."""
+    chain = itertools.chain.from_iterable
+    curves = drawing.curves
+    pts = np.fromiter(chain(chain(c.points for c in curves)), dtype=float).reshape(-1, 2)
+    return pts, np.fromiter((len(c.points) for c in curves), dtype=np.int64, count=len(curves))
+
+
+@lru_cache(maxsize=8)
+def _paper_array(lay: Layout) -> np.ndarray:
+    """The squared paper as a read-only index array (the curves are stroked into a copy)."""
+    out = np.asarray(_paper(lay))
+    out.flags.writeable = False
+    return out
 
 
 @lru_cache(maxsize=8)
@@ -222,51 +244,70 @@ def _arc(box: int, radius: float, width: float, start: float, end: float) -> Ima
 
 
 def _stroke(img: Image.Image, lines: Sequence[Any], width: float, fg: Any) -> None:
-    """Anti-aliased polylines in one colour (supersampled coverage, then a colour ramp);
-    ``lines`` are (n, 2) arrays or lists of points, in pixels."""
-    arrays = [
-        a for a in (np.asarray(ln, dtype=float).reshape(-1, 2) for ln in lines) if len(a) >= 2
-    ]
-    if not arrays:
+    """Anti-aliased polylines in one colour, round-capped and round-joined: each pixel's
+    coverage is counted on four samples, then mapped through a colour ramp
+    (:func:`render.sprouts_core.stroke`); ``lines`` are (n, 2) arrays or point lists, in
+    pixels."""
+    got = _polylines(lines)
+    if got is None:
         return
+    every, starts, ends = got
     pad = width + 2
-    every = np.concatenate(arrays)
     (lx, ly), (hx, hy) = every.min(axis=0), every.max(axis=0)
     x0, y0 = max(0, int(lx - pad)), max(0, int(ly - pad))
     x1, y1 = min(img.width, int(hx + pad) + 1), min(img.height, int(hy + pad) + 1)
     if x1 <= x0 or y1 <= y0:
         return
+    size = (x1 - x0, y1 - y0)
+    region, mask = np.zeros((2, size[1], size[0]), dtype=np.uint8)
+    _stroke_kernel(region, mask, every - (x0, y0), starts, ends, width, fg)
+    img.paste(Image.frombuffer("L", size, region), (x0, y0), Image.frombuffer("L", size, mask))
+
+
+def _stroke_into(canvas: np.ndarray, lines: Sequence[Any], width: float, fg: Any) -> None:
+    """:func:`_stroke` straight into a picture's index array (no layer, no masked paste)."""
+    got = _polylines(lines)
+    if got is not None:
+        _stroke_kernel(canvas, NO_MASK, *got, width, fg)
+
+
+NO_MASK = np.zeros((0, 0), dtype=np.uint8)
+
+
+def _polylines(lines: Sequence[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The lines of two points or more, concatenated, with where each starts and ends."""
+    arrays = [
+        a for a in (np.asarray(ln, dtype=float).reshape(-1, 2) for ln in lines) if len(a) >= 2
+    ]
+    if not arrays:
+        return None
+    sizes = np.asarray([len(a) for a in arrays], dtype=np.int64)
+    ends = np.cumsum(sizes)
+    return np.concatenate(arrays), ends - sizes, ends
+
+
+def _stroke_kernel(
+    region: np.ndarray,
+    mask: np.ndarray,
+    pts: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    width: float,
+    fg: Any,
+) -> None:
     ss = SUPERSAMPLE
-    big = Image.new("L", ((x1 - x0) * ss, (y1 - y0) * ss), 0)
-    d = ImageDraw.Draw(big)
-    w = max(1, round(width * ss))
-    pts = (every - (x0, y0)) * ss
-    ends = np.cumsum([len(a) for a in arrays])
-    starts = ends - [len(a) for a in arrays]
-    for part in np.split(pts, ends[:-1]):
-        d.line(part.ravel().tolist(), fill=255, width=w)
-    # Round caps, and round joints where a line bends enough for a notch to show (Pillow's
-    # own joint="curve" is Python-heavy and the curves have many vertices).
-    for px, py in np.concatenate([pts[starts], pts[ends - 1], _bends(pts, starts, ends)]).tolist():
-        d.ellipse((px - w / 2, py - w / 2, px + w / 2, py + w / 2), fill=255)
-    cover = big.reduce(ss)
+    # As the 2×-size Pillow layer these pictures were first drawn on: a sample sits in the
+    # middle of its half-pixel, and a Pillow line of width w is about 0.3 samples narrower.
+    radius = (max(1, round(width * ss)) - PILLOW_THINNER) / 2
+    core.stroke(region, mask, pts * ss - 0.5, starts, ends, radius, _ramp(fg))
+
+
+@lru_cache(maxsize=32)
+def _ramp(fg: Any) -> np.ndarray:
+    """The palette index of a pixel with 0..4 samples covered: the colour ramp at the
+    coverage a 2×2 box filter gives (0, 64, 128, 191, 255; any of them shows)."""
     style = ink(fg)
-    img.paste(cover.point(style.lut), (x0, y0), cover.point(style.mask))
-
-
-BEND_COS = math.cos(math.radians(20))  # sharper turns than this get a round joint
-
-
-def _bends(pts: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """The inner vertices of polylines (concatenated in ``pts``, line ``k`` from
-    ``starts[k]`` up to ``ends[k]``) where they turn by more than 20 degrees."""
-    d = np.diff(pts, axis=0)
-    u, v = d[:-1], d[1:]  # into and out of pts[1:-1]
-    norm = _length(*u.T) * _length(*v.T)
-    turns = (norm > 0) & (u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] < BEND_COS * norm)
-    edge = np.concatenate([starts, ends - 1]) - 1  # line ends are no joints
-    turns[edge[(edge >= 0) & (edge < len(turns))]] = False
-    return pts[1:-1][turns]
+    return np.asarray([style.lut[(255 * c + 2) // 4] for c in range(5)], dtype=np.uint8)
 
 
 # -- smooth curves ----------------------------------------------------------------------------
@@ -338,9 +379,7 @@ def smooth_curves(drawing: Any, room: Room) -> tuple[np.ndarray, ...]:
     curves = drawing.curves
     if not curves:
         return ()
-    chain = itertools.chain.from_iterable
-    pts = np.fromiter(chain(chain(c.points for c in curves)), dtype=float).reshape(-1, 2)
-    sizes = np.asarray([len(c.points) for c in curves], dtype=np.int64)
+    pts, sizes = _curve_points(drawing)
     where = {(float(s.x), float(s.y)): i for i, s in enumerate(drawing.spots)}
     spots = np.asarray(list(where), dtype=float).reshape(-1, 2)
     dead = np.asarray([s.lives <= 0 for s in drawing.spots], dtype=bool)[list(where.values())]
@@ -362,7 +401,7 @@ def _smoothed(
 ) -> tuple[np.ndarray, ...]:
     """:func:`smooth_curves` on the drawing's arrays as bytes (hashable, so cached)."""
     sheet = _Sheet.of(
-        np.frombuffer(pts).reshape(-1, 2),
+        np.frombuffer(pts).reshape(-1, 2).copy(),  # writable like later sheets: one kernel type
         np.frombuffer(sizes, dtype=np.int64),
         np.frombuffer(spots).reshape(-1, 2),
         np.where(np.frombuffer(dead, dtype=bool), room.body_apart, room.spot_apart),
@@ -417,50 +456,28 @@ class _Sheet:
     def pairs(self, extra: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Segment pairs (i, j) that may come within ``max(extra[i], extra[j])`` of each
         other, judged by their middles, leaving out pairs where neither has ``extra``. Long
-        segments are searched in pieces (they would widen every query); one query pairs
-        everything within the usual reach, a second the few segments that reach further."""
+        segments are searched in pieces (they would widen every search), in a grid of cells
+        (:func:`render.sprouts_core.near_pairs`)."""
         none = np.zeros(0, dtype=np.int64)
         if len(self.seg) < 2 or not np.any(extra > 0):
             return none, none
         cap = 1.5 * float(np.median(self.half)) + 1e-9
-        n = np.ceil(self.half / cap).astype(np.int64)
-        n[n < 1] = 1
-        owner = np.repeat(np.arange(len(self.seg)), n)
-        k = np.arange(len(owner)) - np.repeat(np.cumsum(n) - n, n)
-        a, b = self.p[self.seg][owner], self.p[self.seg + 1][owner]
-        mid = a + (b - a) * ((k + 0.5) / n[owner])[:, None]
-        half, reach = (self.half / n)[owner], extra[owner]
+        owner, mid, half, reach = core.pieces(
+            self.p, self.seg, self.half, np.ascontiguousarray(extra, dtype=float), cap
+        )
         usual = float(np.quantile(reach[reach > 0], 0.9))
-        radius = 2 * float(half.max()) + usual
-        tree = cKDTree(mid)
-        pi, pj = tree.query_pairs(radius, output_type="ndarray").T
-        x, y = (mid[pi] - mid[pj]).T
-        keep = (reach[pi] > 0) | (reach[pj] > 0)
-        keep &= _length(x, y) <= half[pi] + half[pj] + np.maximum(reach[pi], reach[pj])
-        found_i, found_j = [owner[pi[keep]]], [owner[pj[keep]]]
-        far = np.nonzero(reach > usual)[0]
-        if len(far):
-            got = cKDTree(mid[far]).sparse_distance_matrix(
-                tree, float((half + reach)[far].max() + half.max()), output_type="ndarray"
-            )
-            pi, pj = far[got["i"]], got["j"].astype(np.int64)
-            keep = (got["v"] > radius) & (got["v"] <= half[pi] + half[pj] + reach[pi])
-            found_i.append(owner[pi[keep]])
-            found_j.append(owner[pj[keep]])
-        i, j = np.concatenate(found_i), np.concatenate(found_j)
+        pi, pj = core.near_pairs(mid, half, reach, usual)
+        i, j = owner[pi], owner[pj]
         keep = i != j
         return i[keep], j[keep]  # a pair of long segments may come more than once
 
     def spot_pairs(self, at: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Pairs (k, s): spot ``s`` within ``reach[k]`` of the point ``at[k]``."""
-        if not len(self.spots) or not len(at):
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        got = cKDTree(at).sparse_distance_matrix(
-            cKDTree(self.spots), float(reach.max()), output_type="ndarray"
+        return core.spot_pairs(
+            np.ascontiguousarray(at, dtype=float),
+            np.ascontiguousarray(reach, dtype=float),
+            self.spots,
         )
-        k, s = got["i"].astype(np.int64), got["j"].astype(np.int64)
-        keep = got["v"] <= reach[k]
-        return k[keep], s[keep]
 
     def together(self, a: np.ndarray, b: np.ndarray, where: np.ndarray, room: Room) -> np.ndarray:
         """Whether the parts at points ``a`` and ``b`` run close by nature, so that only the
@@ -684,21 +701,12 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _point_seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Distance from points ``q`` to segments ``ab`` (row by row)."""
-    (ux, uy), (vx, vy) = (b - a).T, (q - a).T  # column by column: sums along rows are slow
-    t = np.clip((ux * vx + uy * vy) / np.maximum(ux * ux + uy * uy, 1e-300), 0.0, 1.0)
-    return _length(vx - ux * t, vy - uy * t)
+    return core.point_seg_dist(*(np.ascontiguousarray(x, dtype=float) for x in (q, a, b)))
 
 
 def _seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
-    """Distance between segments p0p1 and q0q1 (row by row; zero when they cross): the
-    four end-to-segment distances and orientations, computed in one go."""
-    n = len(p0)
-    q = np.concatenate([p0, p1, q0, q1])
-    a, b = np.concatenate([q0, q0, p0, p0]), np.concatenate([q1, q1, p1, p1])
-    d = _point_seg_dist(q, a, b).reshape(4, n).min(axis=0)
-    side = _cross(b - a, q - a).reshape(4, n)
-    d[(side[0] * side[1] < 0) & (side[2] * side[3] < 0)] = 0.0
-    return d
+    """Distance between segments p0p1 and q0q1 (row by row; zero when they cross)."""
+    return core.seg_dist(*(np.ascontiguousarray(x, dtype=float) for x in (p0, p1, q0, q1)))
 
 
 def _dashes(line: Sequence[Point] | np.ndarray, dash: float, gap: float) -> list[list[Point]]:
@@ -728,20 +736,16 @@ def _dashes(line: Sequence[Point] | np.ndarray, dash: float, gap: float) -> list
     return out
 
 
-def _newest(drawing: Any) -> tuple[Any | None, list[int]]:
+def _newest(drawing: Any, pts: np.ndarray, sizes: np.ndarray) -> tuple[Any | None, list[int]]:
     """The spot the latest move created (the highest number) and the indices of the curves
-    through it or ending at it."""
+    through it or ending at it (``pts``, ``sizes``: :func:`_curve_points`)."""
     spots = list(drawing.spots)
     if not spots:
         return None, []
     spot = max(spots, key=lambda s: s.number)
-    at = (float(spot.x), float(spot.y))
-    found = [
-        i
-        for i, c in enumerate(drawing.curves)
-        if any(abs(float(x) - at[0]) < 1e-9 and abs(float(y) - at[1]) < 1e-9 for x, y in c.points)
-    ]
-    return spot, found
+    near = np.abs(pts - (float(spot.x), float(spot.y))) < 1e-9
+    curve = np.repeat(np.arange(len(sizes)), sizes)
+    return spot, np.unique(curve[near[:, 0] & near[:, 1]]).tolist()
 
 
 # -- the picture -------------------------------------------------------------------------------
@@ -750,7 +754,7 @@ def _newest(drawing: Any) -> tuple[Any | None, list[int]]:
 # The paper with the curves in ink (all but the newest), by their pixels: the previewed
 # move's picture and the board after it is played share it, and so do the places of one match
 # (their views differ only in the header). Pictures are drawn in worker threads.
-_inked: Recent[tuple[Any, ...], Image.Image] = Recent(4)
+_inked: Recent[tuple[Any, ...], np.ndarray] = Recent(4)
 
 
 def board_png(game: Any, view: dict[str, Any]) -> bytes:
@@ -763,28 +767,31 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     lang = lang_of(view)
     trial = _preview(game, view.get("preview"))
     shown = game if trial is None else trial
-    lay, fit = layout(shown, view)
     drawing = shown.drawing
+    pts, sizes = _curve_points(drawing)
+    lay, fit = _layout_of(drawing, view, pts)
     curves = [fit.array(c) for c in smooth_curves(drawing, Room.of(lay, fit.k))]
     mark = trial is not None or (view.get("last", True) and game.ply > 0)
-    spot, newest = _newest(drawing) if mark else (None, [])
+    spot, newest = _newest(drawing, pts, sizes) if mark else (None, [])
     ink = [c for i, c in enumerate(curves) if i not in newest]
     key = (lay, tuple(len(c) for c in ink), b"".join(c.tobytes() for c in ink))
     base = _inked.get(key)
     if base is None:
-        base = _paper(lay).copy()
-        _stroke(base, ink, lay.curve_width, INK)
+        base = _paper_array(lay).copy()
+        _stroke_into(base, ink, lay.curve_width, INK)
+        base.flags.writeable = False
         _inked.put(key, base)
-    img = base.copy()
+    canvas = base.copy()
     mover = (game.ply - 1) % game.players
     r, thick = lay.spot_radius, max(2.0, 5 * lay.u)
     if trial is not None:
         # The move being chosen: the drawing as it would be, the new curve dashed.
         dash = 18 * lay.u
         lines = [d for i in newest for d in _dashes(curves[i], dash, dash * 0.7)]
-        _stroke(img, lines, lay.curve_width * 1.6, PLAYER[game.turn % 4])
+        _stroke_into(canvas, lines, lay.curve_width * 1.6, PLAYER[game.turn % 4])
     elif newest:
-        _stroke(img, [curves[i] for i in newest], lay.curve_width * 1.9, PLAYER[mover % 4])
+        _stroke_into(canvas, [curves[i] for i in newest], lay.curve_width * 1.9, PLAYER[mover % 4])
+    img = Image.fromarray(canvas)
     for s in drawing.spots:
         _spot(s.number, max(0, min(3, int(s.lives))), r).put(img, *fit((float(s.x), float(s.y))))
     if spot is not None:
@@ -838,3 +845,16 @@ def _header(game: Any, view: dict[str, Any], lang: str) -> Header:
         # The picture marks the newest curve itself: its two spots say enough.
         last=f"{moves[-1].a}–{moves[-1].b}" if moves else None,
     )
+
+
+def warm() -> None:
+    """Load the picture's compiled kernels now (the first time on an install: compile them,
+    several seconds of CPU), e.g. at start-up, by drawing a small game and a preview, rather
+    than inside the first picture someone waits for."""
+    from engine.sprouts import Game
+
+    g = Game(3)
+    for _ in range(2):
+        g.play(g.legal_moves()[0])
+    board_png(g, {})
+    board_png(g, {"preview": g.legal_moves()[0]})

@@ -107,14 +107,14 @@ def test_a_played_preview_reuses_its_inked_paper_and_matches_a_fresh_picture() -
     g.play(g.legal_moves()[0])
     move = g.legal_moves()[-1]
     strokes: list[int] = []
-    real = sprouts._stroke
+    real = sprouts._stroke_into
 
-    def counting(img: Any, lines: Any, width: float, fg: Any) -> None:
+    def counting(canvas: Any, lines: Any, width: float, fg: Any) -> None:
         strokes.append(len(lines))
-        real(img, lines, width, fg)
+        real(canvas, lines, width, fg)
 
     sprouts._inked.clear()
-    sprouts._stroke = counting  # type: ignore[assignment]
+    sprouts._stroke_into = counting  # type: ignore[assignment]
     try:
         render.board_png(g, {"preview": move})
         inked = len(strokes)
@@ -126,5 +126,5 @@ def test_a_played_preview_reuses_its_inked_paper_and_matches_a_fresh_picture() -
         fresh = render.board_png(after, {})
         assert len(strokes) == inked + 3  # the ink again, then the new curve
     finally:
-        sprouts._stroke = real  # type: ignore[assignment]
+        sprouts._stroke_into = real  # type: ignore[assignment]
     assert decode(cached).tobytes() == decode(fresh).tobytes()
