@@ -17,10 +17,10 @@ COPY playground ./playground
 COPY bench ./bench
 RUN pip install . && useradd --create-home --uid 10001 tetrad
 USER tetrad
-# Рассада's drawing kernels are compiled (numba) into the image, so no container pays the
-# compiler at start-up (it only loads them: about half a second).
+# Рассада's drawing and picture kernels are compiled (numba) into the image, so no container
+# pays the compiler at start-up (it only loads them: about half a second).
 ENV NUMBA_CACHE_DIR=/home/tetrad/.cache/numba
-RUN python -c "from engine.sprouts.paper import warm; warm()"
+RUN python -c "from bot.warmup import warm_engines; warm_engines()"
 
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
