@@ -321,7 +321,10 @@ def latency_section(full: bool) -> list[Table]:
         "idle, minus its idle rate. Many matches: people think 3–9 s between moves; the CPU "
         "quantiles are the bot's tetrad_handler_cpu_seconds histogram (interpolated in its "
         "buckets) plus the mean CPU a tap costs outside its handler (process CPU over the run "
-        "per tap minus the handlers' mean); the mean is the process's CPU over the run per tap.",
+        "per tap minus the handlers' mean); the mean is the process's CPU over the run per tap. "
+        "A handler's own thread is what the histogram times: work it hands to other threads "
+        "(Рассада's routing and every picture) is spread evenly by that mean, so with many "
+        "matches the quantiles understate Рассада's tail (its 1-match row shows the tail).",
         "The replay animation of an ended game is drawn in the bot's worker processes (where "
         "the AI thinks), not in the bot process: it is not in these CPU figures (`python -m "
         "bench.render_bench` times it).",
