@@ -54,6 +54,28 @@ async def wait_message(
         await asyncio.sleep(0.05)
 
 
+RECORD_CAPTIONS = ("The move record of this game.", "Запись ходов этой партии.")
+
+
+async def endings(chat: ChatHandle, count: int = 1, timeout: float = WAIT) -> None:
+    """Wait until ``count`` ended games have sent ``chat`` their ending: the replay (drawn in
+    a worker process, which may take a while to start) and then the record file."""
+    deadline = time.monotonic() + timeout
+    while True:
+        sent = [
+            m
+            for m in await chat.messages()
+            if m.media is not None
+            and m.media.kind == "document"
+            and (m.caption or "") in RECORD_CAPTIONS
+        ]
+        if len(sent) >= count:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{len(sent)} of {count} endings arrived in {chat}")
+        await asyncio.sleep(0.05)
+
+
 async def play_to_end(
     players: dict[int, UserHandle],
     chat: ChatHandle,

@@ -10,6 +10,7 @@ from bot.match import records
 from playground.client import ChatHandle, MessageView, UserHandle
 from tests.bot.helpers import (
     buttons,
+    endings,
     finished,
     message,
     quick_game,
@@ -69,8 +70,7 @@ async def test_resign_with_confirmation_then_replay_and_record(pg: ScenarioClien
     await bob.press("🏳 Yes, I resign", ask, group)
     final = await wait_message(group, board.message_id, finished)
     assert "Alice wins (by resignation)" in (final.caption or "")
-    # the replay is drawn in a worker process; the record file is sent after it
-    await pg.wait_for(lambda m: m.media is not None and m.media.kind == "document", chat=group)
+    await endings(group)
     msgs = await group.messages()
     animation = [m for m in msgs if m.media is not None and m.media.kind == "animation"]
     docs = [m for m in msgs if m.media is not None and m.media.kind == "document"]
@@ -166,6 +166,7 @@ async def test_rematch_rotates_seats_and_counts_ratings_once(pg: ScenarioClient)
     # The finishing tap is sent three times at once: the result counts once.
     await asyncio.gather(*(bob.press_button(r, c, ask, group, settle=False) for _ in range(3)))
     final = await wait_message(group, board.message_id, finished)
+    await endings(group)
     await pg.settle(quiet=1.0)
     await alice.send("/stats", group)
     stats = await group.last_message()
@@ -184,7 +185,8 @@ async def test_record_command_and_top_ordering(pg: ScenarioClient) -> None:
     people = {n: await pg.user(n, lang="en") for n in names}
     group = await pg.group("Club", members=list(people.values()))
     # alice beats bob twice, bob beats carol once: alice > bob > carol.
-    for winner, loser in (("alice", "bob"), ("alice", "bob"), ("bob", "carol")):
+    games = (("alice", "bob"), ("alice", "bob"), ("bob", "carol"))
+    for played, (winner, loser) in enumerate(games, 1):
         w, lo = people[winner], people[loser]
         await w.send("/new", group)
         for label in [*DOTS_SMALL, "👥 Players in this chat"]:
@@ -197,6 +199,7 @@ async def test_record_command_and_top_ordering(pg: ScenarioClient) -> None:
         await lo.press("🏳 Resign", await message(group, board.message_id), group)
         await lo.press("🏳 Yes, I resign", await message(group, board.message_id), group)
         await wait_message(group, board.message_id, finished)
+        await endings(group, played)
         await pg.settle(quiet=0.5)
     await people["carol"].send("/top", group)
     top = (await group.last_message()).text or ""
@@ -238,6 +241,7 @@ async def test_boxes_record_reads_back(pg: ScenarioClient) -> None:
     await alice.press("🏳 Resign", await message(alice.private, board.message_id))
     await alice.press("🏳 Yes, I resign", await message(alice.private, board.message_id))
     final = await wait_message(alice.private, board.message_id, finished)
+    await endings(alice.private)
     await alice.press("📜 Record", final)
     doc = await alice.private.last_message()
     assert doc.media is not None and (doc.media.file_name or "").endswith(".txt")

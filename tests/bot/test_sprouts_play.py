@@ -14,6 +14,7 @@ from bot.match.ui.sprouts import spoken
 from playground.client import MessageView
 from tests.bot.helpers import (
     buttons,
+    endings,
     finished,
     message,
     play_to_end,
@@ -123,6 +124,7 @@ async def test_group_sprouts_match_with_a_spectator_and_its_record(pg: ScenarioC
     assert finished(final) and "wins" in (final.caption or ""), final.caption
     stored = await stored_match(pg._settings.redis_url, final)
     assert stored.game.over
+    await endings(group)
     await alice.press("📜 Record", final, group)
     doc = await group.last_message()
     assert doc.media is not None
