@@ -73,6 +73,7 @@ class AIPool:
         self.workers = workers or max(1, min(2, os.cpu_count() or 1))
         self.time_scale = time_scale
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False  # shutting down: no new workers for a broken pool
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -93,6 +94,8 @@ class AIPool:
         try:
             return await loop.run_in_executor(self._executor(), fn, *args)
         except BrokenProcessPool:
+            if self._closed:
+                raise
             log.warning("a worker process died: starting new workers")
             broken, self._pool = self._pool, None
             if broken is not None:
@@ -110,6 +113,7 @@ class AIPool:
         return await self._run(replay, state, view)
 
     def close(self) -> None:
+        self._closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
