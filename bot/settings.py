@@ -36,6 +36,7 @@ class Settings:
     lobby_timeout: float = 6 * 3600.0
     idle_timeout: float = 7 * 86400.0
     ai_show_after: float = 0.6  # a longer think shows the person's own move first
+    route_workers: int = 0  # processes that route Рассада curves (0: the bot process does)
 
     @property
     def base_url(self) -> str:
@@ -128,6 +129,13 @@ class Settings:
         if not 0 <= ai_show_after <= 3600:
             raise SettingsError(f"AI_SHOW_AFTER must be a number of seconds, not {show_text!r}")
 
+        cores = min(2, os.cpu_count() or 1)
+        workers_text = get("ROUTE_WORKERS") or str(cores)
+        if not workers_text.isdigit() or int(workers_text) > 64:
+            raise SettingsError(
+                f"ROUTE_WORKERS must be a number of processes from 0 to 64, not {workers_text!r}"
+            )
+
         lobby_timeout = _hours(get, "LOBBY_TIMEOUT_HOURS", 6) * 3600
         idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
 
@@ -155,6 +163,7 @@ class Settings:
             lobby_timeout=lobby_timeout,
             idle_timeout=idle_timeout,
             ai_show_after=ai_show_after,
+            route_workers=int(workers_text),
         )
 
 

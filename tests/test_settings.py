@@ -17,6 +17,11 @@ def test_defaults() -> None:
     assert s.redis_url.startswith("redis://") and s.port == 8080
     assert s.default_language == "en" and s.webhook_url is None
     assert s.ai_show_after == 0.6
+    assert 1 <= s.route_workers <= 2  # Рассада curves go to worker processes by default
+
+
+def test_route_workers_can_be_turned_off() -> None:
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "0"}).route_workers == 0
 
 
 def test_api_url_with_bot_suffix_is_normalised() -> None:
@@ -37,6 +42,9 @@ def test_api_url_with_bot_suffix_is_normalised() -> None:
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": "ftp://x"}, "TELEGRAM_API_URL"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "AI_SHOW_AFTER": "soon"}, "AI_SHOW_AFTER"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "AI_SHOW_AFTER": "-1"}, "AI_SHOW_AFTER"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "two"}, "ROUTE_WORKERS"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "-1"}, "ROUTE_WORKERS"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "65"}, "ROUTE_WORKERS"),
     ],
 )
 def test_bad_settings(env: dict[str, str], needle: str) -> None:

@@ -33,6 +33,7 @@ from bot.settings import Settings
 from bot.telegram import act, boards, buttons, challenge, commands, common, inline, metrics, typed
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.http import AiohttpRequest, UpdatesRequest
+from bot.telegram.route_pool import RoutePool
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,9 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         clock=app.bot_data["clock"],
         timeouts=Timeouts(lobby=settings.lobby_timeout, idle=settings.idle_timeout),
     )
+    if settings.route_workers:
+        svc.routes = RoutePool(settings.route_workers)
+        svc.routes.install()
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
     app.bot_data["svc"] = svc
@@ -121,6 +125,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     if svc is not None:
         await svc.cancel_tasks()
         svc.ai.close()
+        if svc.routes is not None:
+            svc.routes.close()
         await svc.store.close()
 
 

@@ -72,6 +72,14 @@ AI_THINK = Histogram(
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0),
     registry=REGISTRY,
 )
+ROUTED = Histogram(
+    "tetrad_sprouts_route_seconds",
+    "Time one Рассада curve took to route, waiting for a worker included, by where it was "
+    "routed (worker; here: the bot process, when the workers could not)",
+    ["where"],
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+    registry=REGISTRY,
+)
 RATE_WAIT = Histogram(
     "tetrad_rate_limit_wait_seconds",
     "Time a Bot API call waited in the rate limiter (including sleeps after a 429)",

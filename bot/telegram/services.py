@@ -13,6 +13,7 @@ import storage
 from bot.match.clocks import Timeouts
 from bot.settings import Settings
 from bot.telegram.ai_pool import AIPool
+from bot.telegram.route_pool import RoutePool
 from engine.recent import Recent
 
 CANCEL_WAIT = 5.0  # seconds shutdown waits for cancelled background tasks
@@ -60,6 +61,7 @@ class Services:
     settings: Settings
     store: storage.Store
     ai: AIPool
+    routes: RoutePool | None = None  # None: Рассада curves are routed in the bot process
     clock: Callable[[], float] = time.time
     timeouts: Timeouts = field(default_factory=Timeouts)
     pictures: PictureCache = field(default_factory=PictureCache)

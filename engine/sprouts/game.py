@@ -12,7 +12,7 @@ is derived from it (:attr:`Game.position`, :meth:`Game.to_glop`). Moves are
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Self
 
 from engine.core import BadOptions, BadRecord, GameOver, GameResult, IllegalMove, register
@@ -57,15 +57,36 @@ _routed: Recent[tuple[Any, ...], Drawing] = Recent(32)
 _known: Recent[tuple[Any, ...], Drawing] = Recent(16)
 
 
+def route_here(drawing: Drawing, move: Move) -> Drawing:
+    """The drawing after the legal ``move``, routed and checked in this process (raises
+    :class:`~engine.sprouts.routing.RoutingError`)."""
+    choice = _table(drawing).choice(move)
+    if choice is None:
+        raise IllegalMove(f"{format_move(move)} is not possible here", code="no_such_move")
+    return draw_move(drawing, choice)
+
+
+Router = Callable[[Drawing, Move], Drawing]
+_router: Router = route_here
+
+
+def set_router(router: Router | None) -> Router:
+    """Where new curves are routed from now on (None: in this process); returns the router
+    it replaces. Routing is most of a move's cost, tens of milliseconds: a server that must
+    keep answering hands it to its worker processes, with a router that gives back exactly
+    what :func:`route_here` would (the bot's ``RoutePool``)."""
+    global _router
+    old, _router = _router, router or route_here
+    return old
+
+
 def _child(drawing: Drawing, move: Move) -> Drawing:
     """The drawing after ``move``, routed once: a previewed curve (drawn on a copy of the
     game, or on an earlier load of the same record) is the very curve that is played."""
     key = (drawing.content, move)
     child = _routed.get(key)
     if child is None:
-        choice = _table(drawing).choice(move)
-        assert choice is not None  # the caller checked the move
-        child = _routed.keep(key, draw_move(drawing, choice))
+        child = _routed.keep(key, _router(drawing, move))
     return _known.keep(child.content, child)
 
 

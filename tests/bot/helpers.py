@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from pathlib import Path
 
 import storage
 from bot.match.model import Match
@@ -163,3 +164,12 @@ async def quick_game(user: UserHandle, button: str) -> MessageView:
     await user.press(button)
     first = await user.private.last_message()
     return await wait_message(user.private, first.message_id, lambda m: bool(m.buttons))
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (a zombie has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended

@@ -8,10 +8,10 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import engine
 from bot.telegram.ai_pool import AIPool
+from tests.bot.helpers import alive
 
 BOT = """
 import asyncio
@@ -21,19 +21,11 @@ from bot.telegram.ai_pool import AIPool
 async def main():
     pool = AIPool(workers=2)
     await pool.choose(engine.new("boxes", rows=2, cols=2).to_json(), "easy", 1)
-    print(*pool._executor()._processes, flush=True)
+    print(*pool.processes(), flush=True)
     await asyncio.sleep(120)
 
 asyncio.run(main())
 """
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
 
 
 def test_workers_end_when_the_bot_process_is_killed() -> None:
@@ -41,14 +33,14 @@ def test_workers_end_when_the_bot_process_is_killed() -> None:
     try:
         assert bot.stdout is not None
         workers = [int(p) for p in bot.stdout.readline().split()]
-        assert workers and all(_alive(p) for p in workers)
+        assert workers and all(alive(p) for p in workers)
     finally:
         bot.kill()
         bot.wait()
     deadline = time.monotonic() + 15
-    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+    while any(alive(p) for p in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not [p for p in workers if _alive(p)], "workers outlived the killed bot"
+    assert not [p for p in workers if alive(p)], "workers outlived the killed bot"
 
 
 async def test_a_dead_worker_is_replaced() -> None:
@@ -58,10 +50,10 @@ async def test_a_dead_worker_is_replaced() -> None:
     try:
         state = engine.new("boxes", rows=2, cols=2).to_json()
         await pool.choose(state, "easy", 1)
-        (worker,) = pool._executor()._processes
+        (worker,) = pool.processes()
         os.kill(worker, signal.SIGKILL)
         deadline = time.monotonic() + 15
-        while _alive(worker) and time.monotonic() < deadline:
+        while alive(worker) and time.monotonic() < deadline:
             time.sleep(0.05)
         move, _ = await pool.choose(state, "easy", 1)
         assert move

@@ -337,7 +337,9 @@ class Cluster:
         self.proxy = Proxy(
             [f"http://127.0.0.1:{p}{HOOK_PATH}" for p in self.ports], duplicate_every
         )
-        self.extra_env = env
+        # One worker per replica routes its Рассада curves: the tests go through the workers
+        # as deployed bots do, without two per replica crowding a 2-core CI machine.
+        self.extra_env = {"ROUTE_WORKERS": "1", **env}
         self.bots: list[BotProcess] = []
 
     async def start(self) -> None:

@@ -1,0 +1,85 @@
+"""Рассада curves routed in worker processes: the same drawings the engine routes in process,
+the engine's refusals carried back, a dead worker replaced, and a pool that cannot work
+leaving the move to the bot process rather than losing it."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from bot.telegram.route_pool import RoutePool
+from engine.core import IllegalMove
+from engine.sprouts import game as sprouts_game
+from engine.sprouts.game import Game, route_here
+from engine.sprouts.moves import Move
+from tests.bot.helpers import alive
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[RoutePool]:
+    routes = RoutePool(workers=1)
+    routes.install()
+    try:
+        yield routes
+    finally:
+        routes.close()
+
+
+def _forget_routes() -> None:
+    """The engine keeps recent routes; each check here must route afresh."""
+    sprouts_game._routed.clear()
+
+
+def test_the_workers_draw_what_the_engine_draws(pool: RoutePool) -> None:
+    rng = random.Random(5)
+    game = Game(6)
+    for _ in range(8):
+        move = rng.choice(game.legal_moves())
+        here = route_here(game.drawing, move)
+        _forget_routes()
+        game.play(move)  # through the installed router: in the worker
+        assert game.drawing.content == here.content
+    assert sprouts_game._router == pool.route
+
+
+def test_a_refused_move_comes_back_as_the_engine_error(pool: RoutePool) -> None:
+    game = Game(3)
+    with pytest.raises(IllegalMove) as refused:
+        pool.route(game.drawing, Move(1, 2, inside=(3,)))
+    assert refused.value.code == "no_such_move"
+
+
+def test_a_dead_worker_is_replaced(pool: RoutePool) -> None:
+    game = Game(4)
+    move = game.legal_moves()[0]
+    pool.route(game.drawing, move)
+    (worker,) = pool.processes()
+    os.kill(worker, signal.SIGKILL)
+    deadline = time.monotonic() + 15
+    while alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    again = pool.route(game.drawing, move)
+    assert again.content == route_here(game.drawing, move).content
+    assert pool.processes() != [worker]
+
+
+def test_a_closed_pool_leaves_the_move_to_the_bot_process() -> None:
+    routes = RoutePool(workers=1)
+    routes.close()
+    game = Game(3)
+    move = game.legal_moves()[0]
+    assert routes.route(game.drawing, move).content == route_here(game.drawing, move).content
+
+
+def test_closing_restores_the_router_it_replaced() -> None:
+    before = sprouts_game._router
+    routes = RoutePool(workers=1)
+    routes.install()
+    assert sprouts_game._router == routes.route
+    routes.close()
+    assert sprouts_game._router == before
