@@ -92,7 +92,7 @@ class Run:
     handler_cpu: list[tuple[float, float]] = field(default_factory=list)  # histogram delta
     handler_cpu_sum: float = 0.0
     load_cpu_s: float = 0.0  # this process (emulator + people) over the run
-    workers_cpu_s: float = 0.0  # the bot's worker processes (AI, replays) over the run
+    workers_cpu_s: float = 0.0  # the bot's worker processes (AI, replays, Рассада's curves)
     ended: int = 0  # games that ended (each one's replay is drawn by a worker)
     target_ms: float | None = None
     offered: float | None = None  # taps/s the people meant to make
@@ -137,6 +137,7 @@ class Run:
             "bot cores": self.proc_cpu_s / self.seconds if self.seconds else 0.0,
             "load cores": self.load_cpu_s / self.seconds if self.seconds else 0.0,
             "workers cpu s": self.workers_cpu_s,
+            "workers cpu per tap": 1000 * self.workers_cpu_s / self.taps if self.taps else None,
             "ended": self.ended,
             "target": self.target_ms,
             "offered": self.offered,
@@ -488,7 +489,11 @@ def line(run: Run) -> str:
         f"{_ms(r['cpu p50'])}/{_ms(r['cpu p95'])}/{_ms(r['cpu p99'])} ms, mean "
         f"{_ms(r['cpu mean'])} (in handlers {_ms(r['handler cpu mean'])})  bot "
         f"{r['bot cores']:.2f} cores, people+emulator {r['load cores']:.2f}"
-        + (f", workers {run.workers_cpu_s:.2f} s" if run.workers_cpu_s >= 0.01 else "")
+        + (
+            f", workers {run.workers_cpu_s:.2f} s ({_ms(r['workers cpu per tap'])} ms per tap)"
+            if run.workers_cpu_s >= 0.01
+            else ""
+        )
         + (f" ({run.ended} games ended)" if run.ended else "")
         + (f"  DID NOT KEEP UP: {run.failure}" if run.failure else "")
     )

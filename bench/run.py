@@ -259,6 +259,7 @@ def latency_section(full: bool) -> list[Table]:
             "wall p50/p95/p99 ms",
             "bot CPU p50/p95/p99 ms",
             "CPU mean ms (in handlers)",
+            "workers CPU per tap ms",
             "target (median / p99)",
             "status",
         ],
@@ -304,17 +305,12 @@ def latency_section(full: bool) -> list[Table]:
             f"{fmt(r['wall p50'])} / {fmt(r['wall p95'])} / {fmt(r['wall p99'])}",
             f"{fmt(med)} / {fmt(r['cpu p95'])} / {fmt(p99)}",
             f"{fmt(r['cpu mean'])} ({fmt(r['handler cpu mean'])})",
+            fmt(r["workers cpu per tap"]) if run.workers_cpu_s >= 0.01 else "—",
             f"≤ {run.target_ms:.0f} / ≤ {latency.P99_TARGET_MS:.0f}",
             "did not keep up" if run.failure else verdict(ok),
         )
         if run.failure:
             t.notes.append(f"{run.game}, {run.name}: {run.failure}.")
-        if run.workers_cpu_s >= 0.01:
-            t.notes.append(
-                f"{run.game}, {run.name}: the bot's worker processes used "
-                f"{run.workers_cpu_s:.2f} s of CPU besides ({run.ended} games ended, each "
-                "one's replay drawn there)."
-            )
     t.notes += [
         "1 match: each tap waits for the edited board; bot CPU per tap is the bot process's "
         "CPU time (all threads, /proc/<pid>/task/*/schedstat) from the tap until the bot is "
@@ -325,9 +321,12 @@ def latency_section(full: bool) -> list[Table]:
         "A handler's own thread is what the histogram times: work it hands to other threads "
         "(Рассада's routing and every picture) is spread evenly by that mean, so with many "
         "matches the quantiles understate Рассада's tail (its 1-match row shows the tail).",
-        "The replay animation of an ended game is drawn in the bot's worker processes (where "
-        "the AI thinks), not in the bot process: it is not in these CPU figures (`python -m "
-        "bench.render_bench` times it).",
+        "The bot's worker processes do the heavy work off the taps' CPU: the bot's moves and "
+        "the replay animation of each ended game (the AI pool), and Рассада's curves "
+        "(ROUTE_WORKERS, 2 here: the routing and tidying of each new curve, a previewed one "
+        "included). Their CPU is not in the bot CPU columns; the workers column is theirs over "
+        "the run per tap, the replays of the games that ended included, so bot plus workers is "
+        "what a tap costs the machine.",
         "The emulator's flood limits are OFF and the bot's own pacing is lifted "
         "(GROUP_EDITS_PER_MINUTE=60000, MESSAGES_PER_SECOND=10000) for these runs.",
         "Wall times include the emulator and the simulated people, which share the machine's "
