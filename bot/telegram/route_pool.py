@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
+from concurrent.futures import CancelledError
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -55,7 +56,8 @@ class RoutePool(Workers):
         started = time.perf_counter()
         try:
             kind, answer = self.call(route, drawing.to_json(), move.to_json())
-        except (BrokenProcessPool, RuntimeError) as e:  # closed, or its workers keep dying
+        except (BrokenProcessPool, CancelledError, RuntimeError) as e:
+            # closed (before the call, or under it: shutting down), or its workers keep dying
             log.warning("routing %s in the bot process: the workers cannot (%s)", move, e)
             try:
                 return route_here(drawing, move)

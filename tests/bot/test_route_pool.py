@@ -9,6 +9,7 @@ import random
 import signal
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -83,3 +84,17 @@ def test_closing_restores_the_router_it_replaced() -> None:
     assert sprouts_game._router == routes.route
     routes.close()
     assert sprouts_game._router == before
+
+
+def test_moves_in_flight_when_the_pool_closes_are_still_drawn() -> None:
+    """Shutting down cancels the calls still queued: those moves are routed here instead."""
+    routes = RoutePool(workers=1)
+    routes.start()
+    game = Game(8)
+    moves = game.legal_moves()[:4]
+    with ThreadPoolExecutor(4) as threads:
+        drawn = [threads.submit(routes.route, game.drawing, m) for m in moves]
+        time.sleep(0.05)
+        routes.close()
+        got = [f.result(timeout=60).content for f in drawn]
+    assert got == [route_here(game.drawing, m).content for m in moves]
