@@ -319,8 +319,8 @@ def latency_section(full: bool) -> list[Table]:
         "buckets) plus the mean CPU a tap costs outside its handler (process CPU over the run "
         "per tap minus the handlers' mean); the mean is the process's CPU over the run per tap. "
         "A handler's own thread is what the histogram times: work it hands to other threads "
-        "(Рассада's routing and every picture) is spread evenly by that mean, so with many "
-        "matches the quantiles understate Рассада's tail (its 1-match row shows the tail).",
+        "(every picture) is spread evenly by that mean, so with many matches the quantiles "
+        "understate the tail of the taps that draw a new picture (the 1-match rows show it).",
         "The bot's worker processes do the heavy work off the taps' CPU: the bot's moves and "
         "the replay animation of each ended game (the AI pool), and Рассада's curves "
         "(ROUTE_WORKERS, 2 here: the routing and tidying of each new curve, a previewed one "
