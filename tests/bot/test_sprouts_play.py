@@ -104,15 +104,15 @@ async def test_typed_sprouts_moves_and_errors(pg: ScenarioClient) -> None:
     assert stored.game.format_move(stored.game.moves[0]).startswith("1-2")
 
 
-def _routed_in_workers() -> float:
-    return REGISTRY.get_sample_value("tetrad_sprouts_route_seconds_count", {"where": "worker"}) or 0
+def _routed(where: str) -> float:
+    return REGISTRY.get_sample_value("tetrad_sprouts_route_seconds_count", {"where": where}) or 0
 
 
 async def test_group_sprouts_match_with_a_spectator_and_its_record(pg: ScenarioClient) -> None:
     """Played as a deployed bot plays it: its curves routed in a worker process."""
     pg._settings = dataclasses.replace(pg._settings, route_workers=1)
     await pg.restart_bot()
-    routed = _routed_in_workers()
+    in_workers, here = _routed("worker"), _routed("here")
     await pg.set_limits(enabled=False)
     alice, bob, carol = [await pg.user(n, lang="en") for n in ("alice", "bob", "carol")]
     group = await pg.group("Garden", members=[alice, bob, carol])
@@ -134,8 +134,8 @@ async def test_group_sprouts_match_with_a_spectator_and_its_record(pg: ScenarioC
     assert finished(final) and "wins" in (final.caption or ""), final.caption
     stored = await stored_match(pg._settings.redis_url, final)
     assert stored.game.over
-    assert _routed_in_workers() - routed == len(stored.game.moves), "a curve routed twice?"
-    assert not REGISTRY.get_sample_value("tetrad_sprouts_route_seconds_count", {"where": "here"})
+    assert _routed("worker") - in_workers == len(stored.game.moves), "a curve routed twice?"
+    assert _routed("here") == here
     await endings(group)
     await alice.press("📜 Record", final, group)
     doc = await group.last_message()
