@@ -1,7 +1,9 @@
-"""The engines' compiled kernels, loaded before the bot takes its first update."""
+"""The engines' compiled kernels, loaded before the bot takes its first update; and the
+objects of start-up set aside from the garbage collector."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 
@@ -20,3 +22,13 @@ def warm_engines() -> None:
     warm()
     warm_picture()
     log.info("Рассада drawing kernels ready in %.1f s", time.perf_counter() - start)
+
+
+def freeze_start_up() -> None:
+    """Set every object alive now (the imported libraries, the compiled kernels: some 150,000
+    of them) aside from the cyclic garbage collector: they live as long as the process. A full
+    collection walks every object it tracks, and with them it took 50–200 ms, landing now and
+    then inside a tap (or a route), which set the p99 of a tap's CPU. Called once start-up is
+    done, in the bot process and in each worker."""
+    gc.collect()
+    gc.freeze()

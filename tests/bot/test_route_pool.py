@@ -4,6 +4,7 @@ leaving the move to the bot process rather than losing it."""
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import signal
@@ -98,3 +99,9 @@ def test_moves_in_flight_when_the_pool_closes_are_still_drawn() -> None:
         routes.close()
         got = [f.result(timeout=60).content for f in drawn]
     assert got == [route_here(game.drawing, m).content for m in moves]
+
+
+def test_a_worker_sets_its_start_up_objects_aside_from_the_collector(pool: RoutePool) -> None:
+    """Its full collections then walk only what it made since (a full walk of the libraries
+    and kernels took 50–200 ms, in the middle of a route)."""
+    assert pool.call(gc.get_freeze_count) > 10_000
