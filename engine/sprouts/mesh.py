@@ -64,6 +64,8 @@ RING = SPOT_GAP + 2.5  # radius of the ring of constrained arcs round each spot
 RING_GAP = math.radians(6)  # the ring stops this short of each curve leaving the spot
 SPOT_APART = 80.0  # the new spot goes where it is at least this far from other spots if it can
 LOOP_SPREAD = math.radians(35)  # a loop leaves its spot at ±this from its middle direction
+SPOT_TRIES = 40  # places for the new spot tried along the curve (once the first 25 fail) ...
+SPOT_APART_TRIES = 3.0  # ... each this far along the curve from the others
 
 # vertex kinds (besides a piece number >= 0)
 K_FRAME, K_END, K_TONGUE, K_FILL, K_RING, K_WINDOW = -1, -2, -3, -4, -5, -6
@@ -981,7 +983,8 @@ class _MeshRouter:
     def _place_spot(self, m: _Mesh, face: np.ndarray, line: np.ndarray) -> Route:
         """Put the new spot on the curve ``line`` (from spot to spot, end stubs included)
         where there is room, with straight stubs on both sides of it; the end stubs stay
-        straight for at least :data:`STUB`."""
+        straight for at least :data:`STUB`. The places tried are 41 spread evenly along the
+        curve, then (when none fits) every place where the spot keeps its gaps."""
         line = _dedupe_arr(line)
         pa, pb = _pt(line[0]), _pt(line[-1])
         arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(line, axis=0).T))])
@@ -991,38 +994,42 @@ class _MeshRouter:
         if half < keep:
             raise _Fail("no room for the new spot")
         spots = np.asarray([(s.x, s.y) for s in self.d.spots])
-        cands = np.linspace(keep + half, total - keep - half, 41)
-        at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
-        room = self.obstacles.query(at, distance_upper_bound=3 * TIP)[0]
-        # a spot's disc on the picture is ~24 units
-        apart = self.spot_pts.query(at, distance_upper_bound=SPOT_APART)[0]
-        score = np.minimum(room, 3 * TIP) + 0.5 * np.minimum(apart, SPOT_APART)
-        score -= 0.15 * np.abs(cands - total / 2)
         face_t = np.flatnonzero(face)
         c0, c1, c2 = (m.P[m.simplices[face_t, k]] for k in range(3))
         t_lo, t_hi = np.minimum(np.minimum(c0, c1), c2), np.maximum(np.maximum(c0, c1), c2)
-        for s in cands[np.argsort(-score)][:25]:
+
+        def score(cands: np.ndarray) -> np.ndarray:
+            """Room round each place, distance from other spots (a spot's disc on the picture
+            is ~24 units), nearness to the middle of the curve: higher is better."""
+            at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
+            room = self.obstacles.query(at, distance_upper_bound=3 * TIP)[0]
+            apart = self.spot_pts.query(at, distance_upper_bound=SPOT_APART)[0]
+            got = np.minimum(room, 3 * TIP) + 0.5 * np.minimum(apart, SPOT_APART)
+            return got - 0.15 * np.abs(cands - total / 2)
+
+        def spot_at(s: float) -> Route | None:
+            """The route with the new spot ``s`` along the curve, if it fits there."""
             c = _at(line, arc, s)
             p0, p1 = _at(line, arc, s - half), _at(line, arc, s + half)
             u, v = p0 - c, p1 - c
             if min(np.hypot(*u), np.hypot(*v)) < keep:
-                continue
+                return None
             cosang = float(u @ v) / max(float(np.hypot(*u) * np.hypot(*v)), 1e-9)
             if cosang > math.cos(math.radians(40)):
-                continue
+                return None
             if len(spots) and np.min(np.hypot(*(spots - c).T)) < 2 * SPOT_GAP + 1:
-                continue
+                return None
             near = (
                 self.curve_pts is not None
                 and self.curve_pts.query(c, distance_upper_bound=SPOT_GAP + 1.5)[0] < SPOT_GAP + 1.5
             )
             if near:
-                continue
+                return None
             probe = np.concatenate([_sample(p0, c), _sample(c, p1)])
             p_lo, p_hi = probe.min(axis=0), probe.max(axis=0)
             near = face_t[((t_lo <= p_hi) & (t_hi >= p_lo)).all(axis=1)]  # boxes overlap
             if np.any(_containing(m, near, probe) < 0):
-                continue
+                return None
             before = line[arc < s - half - 1e-6]
             after = line[arc > s + half + 1e-6]
             step = 6.0 * self.d.width / WIDTH
@@ -1032,6 +1039,31 @@ class _MeshRouter:
             first[0], first[-1] = pa, (cx, cy)
             second[0], second[-1] = (cx, cy), pb
             return Route((cx, cy), _tuple(first), _tuple(second))
+
+        cands = np.linspace(keep + half, total - keep - half, 41)
+        for s in cands[np.argsort(-score(cands))][:25]:
+            if (route := spot_at(float(s))) is not None:
+                return route
+        # None of those fits: on a long curve down narrow passages the places with room are
+        # short stretches that 41 evenly spaced places miss (then the whole route was tried
+        # again on enlarged paper). Every place along the curve where the spot keeps its
+        # gaps, best first, a few apart.
+        cands = np.arange(keep + half, total - keep - half, 1.0)
+        at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
+        fits = self.spot_pts.query(at, distance_upper_bound=2 * SPOT_GAP + 1)[0] >= 2 * SPOT_GAP + 1
+        if self.curve_pts is not None:
+            gap = SPOT_GAP + 1.5
+            fits &= self.curve_pts.query(at, distance_upper_bound=gap)[0] >= gap
+        cands = cands[fits]
+        tried: list[float] = []
+        for s in cands[np.argsort(-score(cands), kind="stable")].tolist():
+            if len(tried) == SPOT_TRIES:
+                break
+            if any(abs(s - t) < SPOT_APART_TRIES for t in tried):
+                continue
+            tried.append(s)
+            if (route := spot_at(s)) is not None:
+                return route
         raise _Fail("no room for the new spot")
 
 

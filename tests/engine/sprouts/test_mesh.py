@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.sprouts import Game
-from engine.sprouts.drawing import SPOT_GAP, Drawing
+from engine.sprouts import Game, mesh
+from engine.sprouts.drawing import SPOT_GAP, Drawing, check_geometry
 from engine.sprouts.game import _table
 from engine.sprouts.mesh import (
     FAR,
@@ -23,6 +23,7 @@ from engine.sprouts.mesh import (
     _odd_crossings,
     _point_seg_many,
     _slide,
+    route_mesh,
 )
 from engine.sprouts.paper import request_for
 from engine.sprouts.routing import _Fail
@@ -179,3 +180,23 @@ def test_by_score_ranks_as_scoring_every_triangle(k: int, seed: int) -> None:
     want = [int(cand[i]) for i in np.argsort(score) if np.isfinite(score[i])]
     got = list(_MeshRouter._by_score(stub, cen, cand, cost))  # type: ignore[arg-type]
     assert got == want
+
+
+def test_the_new_spot_is_sought_all_along_a_long_curve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A split in a 12-spot game whose curve runs down long narrow passages: none of the 41
+    evenly spaced places has room for the new spot (the route failed and was tried again on
+    enlarged paper), but places further along do, and the route on the drawing as it is
+    passes the exact check."""
+    rng = random.Random(1)
+    g = Game(12)
+    while g.ply < 7:
+        g.play(rng.choice(g.legal_moves()))
+    d = g.drawing
+    req = request_for(d, _table(d).choices[rng.choice(g.legal_moves())])
+    assert req.kind == "split"
+    route = route_mesh(d, req)
+    new = d.with_move(route.spot, route.first, route.second)
+    check_geometry(new, [len(new.curves) - 2, len(new.curves) - 1])
+    monkeypatch.setattr(mesh, "SPOT_TRIES", 0)  # the evenly spaced places only
+    with pytest.raises(_Fail, match="no room for the new spot"):
+        route_mesh(d, req)
