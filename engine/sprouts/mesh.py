@@ -971,6 +971,12 @@ class _MeshRouter:
         at = p0[:, None, :] + ts[None, :, None] * d[:, None, :]
         # only whether it is at least CLEAR matters, or the largest where it never is
         clr = self._clearance(at.reshape(-1, 2), CLEAR).reshape(len(pv), len(ts))
+        # ... and from a vertex it passes twice (a loop out and back down one passage, on
+        # both sides of its middle points), which would pull both passes onto it
+        length = np.hypot(*d.T)[:, None]
+        twice = _passed_twice(pv)
+        clr = np.where(twice[:, :1], np.minimum(clr, ts * length), clr)
+        clr = np.where(twice[:, 1:], np.minimum(clr, (1 - ts) * length), clr)
         ok = clr >= CLEAR
         best = ts[np.argmax(clr, axis=1)]
         first_ok = np.where(ok.any(axis=1), ts[np.argmax(ok, axis=1)], best)
@@ -1065,6 +1071,20 @@ class _MeshRouter:
             if (route := spot_at(s)) is not None:
                 return route
         raise _Fail("no room for the new spot")
+
+
+def _passed_twice(pv: np.ndarray) -> np.ndarray:
+    """For each end of each portal (a chain's crossings in order), whether the chain passes
+    that vertex at two places: the portals ending at it are not one run in a row (a run is
+    the chain turning round it)."""
+    v = pv.ravel()
+    at = np.repeat(np.arange(len(pv)), 2)
+    _, inv, count = np.unique(v, return_inverse=True, return_counts=True)
+    lo = np.full(len(count), len(pv))
+    hi = np.zeros(len(count), dtype=np.int64)
+    np.minimum.at(lo, inv, at)
+    np.maximum.at(hi, inv, at)
+    return (hi - lo + 1 > count)[inv].reshape(pv.shape)
 
 
 def _slide(p0: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
