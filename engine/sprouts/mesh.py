@@ -968,21 +968,58 @@ class _MeshRouter:
         d = p1 - p0
         # where along each portal the curve keeps its distance from curves and spots
         ts = np.linspace(0.02, 0.98, 17)
-        at = p0[:, None, :] + ts[None, :, None] * d[:, None, :]
-        # only whether it is at least CLEAR matters, or the largest where it never is
-        clr = self._clearance(at.reshape(-1, 2), CLEAR).reshape(len(pv), len(ts))
         # ... and from a vertex it passes twice (a loop out and back down one passage, on
         # both sides of its middle points), which would pull both passes onto it
         length = np.hypot(*d.T)[:, None]
         twice = _passed_twice(pv)
-        clr = np.where(twice[:, :1], np.minimum(clr, ts * length), clr)
-        clr = np.where(twice[:, 1:], np.minimum(clr, (1 - ts) * length), clr)
+        cap = np.full((len(pv), len(ts)), np.inf)
+        cap = np.where(twice[:, :1], np.minimum(cap, ts * length), cap)
+        cap = np.where(twice[:, 1:], np.minimum(cap, (1 - ts) * length), cap)
+        clr = self._portal_clearance(m, pv, ts, cap)
         ok = clr >= CLEAR
         best = ts[np.argmax(clr, axis=1)]
         first_ok = np.where(ok.any(axis=1), ts[np.argmax(ok, axis=1)], best)
         last_ok = np.where(ok.any(axis=1), ts[len(ts) - 1 - np.argmax(ok[:, ::-1], axis=1)], best)
         lo, hi = first_ok, np.maximum(first_ok, last_ok)
         return p0 + _slide(p0, d, lo, hi)[:, None] * d
+
+    def _portal_clearance(
+        self, m: _Mesh, pv: np.ndarray, ts: np.ndarray, cap: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`_clearance` up to :data:`CLEAR`, capped at ``cap``, at the points ``ts``
+        along each portal ``pv``, as far as :meth:`_smooth` reads it: exact on a portal
+        where no point reaches CLEAR, else only whether each does. The clearance moves no
+        faster than the point (1-Lipschitz), so from its value at the portal's ends most
+        points are known to be under CLEAR (near a curve's vertex) or at it without a
+        search; only the rest are searched (and on a portal none reaches, those that could
+        be its largest)."""
+        ends, inv = np.unique(pv, return_inverse=True)
+        c = self._clearance(m.P[ends]).reshape(-1)[inv.reshape(pv.shape)]
+        p0, d = m.P[pv[:, 0]], m.P[pv[:, 1]] - m.P[pv[:, 0]]
+        x0 = ts[None, :] * np.hypot(*d.T)[:, None]  # how far each point is from each end
+        x1 = np.hypot(*d.T)[:, None] - x0
+        c0, c1 = c[:, :1], c[:, 1:]
+        low = np.minimum(np.maximum(c0 - x0, c1 - x1), cap)
+        high = np.minimum(np.minimum(c0 + x0, c1 + x1), cap)
+        eps = 1e-6  # far beyond the rounding of either side
+        clr = np.where(low >= CLEAR + eps, CLEAR, np.nan)
+
+        def search(where: np.ndarray) -> None:
+            i, k = np.nonzero(where)
+            at = p0[i] + ts[k, None] * d[i]
+            clr[i, k] = np.minimum(self._clearance(at, CLEAR), cap[i, k])
+
+        search(np.isnan(clr) & (high >= CLEAR - eps))
+        # on a portal where no point reaches CLEAR only the largest counts: the point whose
+        # bound is highest first, then every point whose bound is not below what it found
+        none: np.ndarray = ~(clr >= CLEAR).any(axis=1)
+        top = np.argmax(np.where(np.isnan(clr), high, -np.inf), axis=1)
+        first = np.zeros(clr.shape, dtype=bool)
+        first[np.arange(len(clr)), top] = none
+        search(first & np.isnan(clr))
+        found = np.nanmax(np.where(none[:, None], clr, -np.inf), axis=1)
+        search(np.isnan(clr) & none[:, None] & (high >= found[:, None] - eps))
+        return np.where(np.isnan(clr), -np.inf, clr)  # under what was found or than CLEAR
 
     # -- the new spot ------------------------------------------------------------------------
 
@@ -1199,13 +1236,17 @@ def _point_seg(pts: np.ndarray, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
 
 def _thin(line: np.ndarray, spacing: float) -> np.ndarray:
     """The polyline without points closer than ``spacing`` to the last one kept (its ends
-    always kept)."""
+    always kept). Each point depends on the last kept, so it is a loop: over Python floats,
+    which costs a tenth of indexing the array at every step."""
+    xs, ys = line[:, 0].tolist(), line[:, 1].tolist()
     keep = [0]
+    kx, ky = xs[0], ys[0]
     for i in range(1, len(line) - 1):
-        if np.hypot(*(line[i] - line[keep[-1]])) >= spacing:
+        if math.hypot(xs[i] - kx, ys[i] - ky) >= spacing:
             keep.append(i)
+            kx, ky = xs[i], ys[i]
     if len(line) > 1:
-        if len(keep) > 1 and np.hypot(*(line[-1] - line[keep[-1]])) < spacing:
+        if len(keep) > 1 and math.hypot(xs[-1] - kx, ys[-1] - ky) < spacing:
             keep.pop()
         keep.append(len(line) - 1)
     return line[keep]

@@ -16,6 +16,7 @@ from engine.sprouts import Game, mesh
 from engine.sprouts.drawing import SPOT_GAP, Drawing, DrawingError, check_geometry
 from engine.sprouts.game import _table
 from engine.sprouts.mesh import (
+    CLEAR,
     FAR,
     TIP,
     VIA_PULL,
@@ -26,6 +27,7 @@ from engine.sprouts.mesh import (
     _passed_twice,
     _point_seg_many,
     _slide,
+    _thin,
     route_mesh,
 )
 from engine.sprouts.paper import request_for
@@ -235,3 +237,41 @@ def test_a_loop_out_and_back_keeps_its_passes_apart(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(mesh, "_passed_twice", lambda pv: np.zeros(pv.shape, dtype=bool))
     with pytest.raises(DrawingError, match=r"come .* apart"):
         _new_curves_checked(d, req)
+
+
+@pytest.mark.parametrize(("n", "seed", "plies"), [(5, 1, 3), (8, 2, 9), (9, 7, 17)])
+def test_portal_clearance_reads_as_searching_every_point(n: int, seed: int, plies: int) -> None:
+    """The clearance along portals, searched only where the bounds from the portal's ends
+    leave it open, reads as searching every point: the same points at CLEAR; on a portal
+    where none is, the same largest, first at the same point."""
+    g = _random_drawing(n, seed, plies)
+    d = g.drawing
+    router = _MeshRouter(d, request_for(d, _table(d).choices[g.legal_moves()[0]]))
+    m = router._mesh()[0]
+    s = m.simplices
+    pv = np.concatenate([s[:, [0, 1]], s[:, [1, 2]], s[:, [2, 0]]])
+    ts = np.linspace(0.02, 0.98, 17)
+    rng = np.random.default_rng(seed)
+    length = np.hypot(*(m.P[pv[:, 1]] - m.P[pv[:, 0]]).T)[:, None]
+    cap = np.where(rng.random((len(pv), 1)) < 0.3, ts * length, np.inf)
+    at = m.P[pv[:, 0]][:, None, :] + ts[None, :, None] * (m.P[pv[:, 1]] - m.P[pv[:, 0]])[:, None]
+    want = np.minimum(router._clearance(at.reshape(-1, 2), CLEAR).reshape(cap.shape), cap)
+    got = router._portal_clearance(m, pv, ts, cap)
+    assert np.array_equal(got >= CLEAR, want >= CLEAR)
+    none = ~(want >= CLEAR).any(axis=1)
+    assert none.any() and (~none).any()
+    assert np.array_equal(np.argmax(got[none], axis=1), np.argmax(want[none], axis=1))
+    assert np.array_equal(got[none].max(axis=1), want[none].max(axis=1))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_thin_keeps_the_points_of_the_plain_loop(seed: int) -> None:
+    """The thinning over Python floats keeps the points the loop over the array kept."""
+    line = np.cumsum(np.random.default_rng(seed).random((300, 2)) * 6 - 2, axis=0)
+    keep = [0]
+    for i in range(1, len(line) - 1):
+        if np.hypot(*(line[i] - line[keep[-1]])) >= 4.0:
+            keep.append(i)
+    if np.hypot(*(line[-1] - line[keep[-1]])) < 4.0:
+        keep.pop()
+    assert np.array_equal(_thin(line, 4.0), line[[*keep, len(line) - 1]])
