@@ -1012,7 +1012,7 @@ class _MeshRouter:
         search(np.isnan(clr) & (high >= CLEAR - eps))
         # on a portal where no point reaches CLEAR only the largest counts: the point whose
         # bound is highest first, then every point whose bound is not below what it found
-        none: np.ndarray = ~(clr >= CLEAR).any(axis=1)
+        none = ~np.any(clr >= CLEAR, axis=1)
         top = np.argmax(np.where(np.isnan(clr), high, -np.inf), axis=1)
         first = np.zeros(clr.shape, dtype=bool)
         first[np.arange(len(clr)), top] = none
