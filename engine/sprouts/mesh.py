@@ -467,6 +467,9 @@ class _MeshRouter:
         self.seg_lo, self.seg_hi = self.segs.min(axis=1), self.segs.max(axis=1)
         self._stubs: dict[int, np.ndarray] = {}  # see _stubs_at
         self.ring_of: dict[int, float] = {}  # spot -> radius of its ring
+        # where the chain of triangles passes through the one with room for the new spot:
+        # its place in the chain and its centre (see _via)
+        self.via: tuple[int, np.ndarray] | None = None
         self.window = None  # a bounded face is triangulated only round its outer edge
         if req.box is not None:
             mg = 2 * RING + 2 * MAX_SEG * d.width / WIDTH
@@ -706,9 +709,20 @@ class _MeshRouter:
             walls = self._bridges(m, in_f, con, side_key, blocked_side)
             open_side &= ~_sorted_has(np.sort(walls), side_key.ravel()).reshape(side_key.shape)
         portals = self._path(m, in_f, src, dst, open_side)
-        body = self._smooth(m, portals)
-        line = _thin(np.concatenate([[ta], body, [tb]]), MIN_SPACING)
-        return self._place_spot(m, in_f | in_rings, np.concatenate([[pa], line, [pb]]))
+        room = np.full(len(portals), CLEAR)
+        while True:
+            body = self._smooth(m, portals, room)
+            line = _thin(np.concatenate([[ta], body, [tb]]), MIN_SPACING)
+            try:
+                return self._place_spot(m, in_f | in_rings, np.concatenate([[pa], line, [pb]]))
+            except _Fail:
+                # the smoothed curve cut past the room the chain went through for the new
+                # spot (the inside of a bend): again, crossing the portals near that
+                # triangle where the spot keeps its gap from curves if it can
+                near = self._near_via(m, portals)
+                if not near.any() or (room[near] > CLEAR).all():
+                    raise
+                room[near] = SPOT_GAP + 2
 
     def _in_rings(self, m: _Mesh) -> np.ndarray:
         """Triangles inside the ring round a spot (never routed through)."""
@@ -927,7 +941,9 @@ class _MeshRouter:
             one = _path_to(pa, v)
             two = _path_to(pb, v)[::-1]
             if len(set(one) & set(two)) == 1:
+                self.via = (len(one) - 1, cen[v])
                 return one + two[1:]
+        self.via = None
         return _path_to(pa, dst)
 
     def _by_score(self, cen: np.ndarray, cand: np.ndarray, cost: np.ndarray) -> Iterator[int]:
@@ -957,10 +973,32 @@ class _MeshRouter:
             else:
                 return
 
-    def _smooth(self, m: _Mesh, portals: list[tuple[int, int]]) -> np.ndarray:
+    def _near_via(self, m: _Mesh, portals: list[tuple[int, int]]) -> np.ndarray:
+        """The portals next to the triangle :meth:`_via` chose for the new spot, a run of
+        them along the chain (the straight stubs on both sides of the spot are
+        :data:`TIP` long)."""
+        near = np.zeros(len(portals), dtype=bool)
+        if self.via is None or not portals:
+            return near
+        at, c = self.via
+        pv = np.asarray(portals)
+        close = np.hypot(*((m.P[pv[:, 0]] + m.P[pv[:, 1]]) / 2 - c).T) <= TIP
+        k = min(max(at - 1, 0), len(portals) - 1)  # the portal into that triangle
+        lo, hi = k, min(k + 1, len(portals) - 1)
+        while lo > 0 and close[lo - 1]:
+            lo -= 1
+        while hi < len(portals) - 1 and close[hi + 1]:
+            hi += 1
+        near[lo : hi + 1] = True
+        return near
+
+    def _smooth(
+        self, m: _Mesh, portals: list[tuple[int, int]], room: np.ndarray | None = None
+    ) -> np.ndarray:
         """One point on each portal, slid along it towards the average of its neighbours,
-        never closer to a drawn vertex than the clearance it wants (unless the portal is
-        too short, then in its middle)."""
+        never closer to a drawn vertex than the clearance it wants (``room``, else
+        :data:`CLEAR`, from curves and spots) unless the portal is too short (then where
+        it is clearest)."""
         if not portals:
             return np.zeros((0, 2))
         pv = np.asarray(portals)
@@ -975,8 +1013,9 @@ class _MeshRouter:
         cap = np.full((len(pv), len(ts)), np.inf)
         cap = np.where(twice[:, :1], np.minimum(cap, ts * length), cap)
         cap = np.where(twice[:, 1:], np.minimum(cap, (1 - ts) * length), cap)
-        clr = self._portal_clearance(m, pv, ts, cap)
-        ok = clr >= CLEAR
+        need = np.full((len(pv), 1), CLEAR) if room is None else room[:, None]
+        clr = self._portal_clearance(m, pv, ts, cap, need)
+        ok = clr >= need
         best = ts[np.argmax(clr, axis=1)]
         first_ok = np.where(ok.any(axis=1), ts[np.argmax(ok, axis=1)], best)
         last_ok = np.where(ok.any(axis=1), ts[len(ts) - 1 - np.argmax(ok[:, ::-1], axis=1)], best)
@@ -984,15 +1023,15 @@ class _MeshRouter:
         return p0 + _slide(p0, d, lo, hi)[:, None] * d
 
     def _portal_clearance(
-        self, m: _Mesh, pv: np.ndarray, ts: np.ndarray, cap: np.ndarray
+        self, m: _Mesh, pv: np.ndarray, ts: np.ndarray, cap: np.ndarray, need: np.ndarray
     ) -> np.ndarray:
-        """:meth:`_clearance` up to :data:`CLEAR`, capped at ``cap``, at the points ``ts``
-        along each portal ``pv``, as far as :meth:`_smooth` reads it: exact on a portal
-        where no point reaches CLEAR, else only whether each does. The clearance moves no
-        faster than the point (1-Lipschitz), so from its value at the portal's ends most
-        points are known to be under CLEAR (near a curve's vertex) or at it without a
-        search; only the rest are searched (and on a portal none reaches, those that could
-        be its largest)."""
+        """:meth:`_clearance` up to ``need`` (one for each portal), capped at ``cap``, at
+        the points ``ts`` along each portal ``pv``, as far as :meth:`_smooth` reads it:
+        exact on a portal where no point reaches its need, else only whether each does.
+        The clearance moves no faster than the point (1-Lipschitz), so from its value at
+        the portal's ends most points are known to be under the need (near a curve's
+        vertex) or at it without a search; only the rest are searched (and on a portal
+        none reaches, those that could be its largest)."""
         ends, inv = np.unique(pv, return_inverse=True)
         c = self._clearance(m.P[ends]).reshape(-1)[inv.reshape(pv.shape)]
         p0, d = m.P[pv[:, 0]], m.P[pv[:, 1]] - m.P[pv[:, 0]]
@@ -1002,24 +1041,26 @@ class _MeshRouter:
         low = np.minimum(np.maximum(c0 - x0, c1 - x1), cap)
         high = np.minimum(np.minimum(c0 + x0, c1 + x1), cap)
         eps = 1e-6  # far beyond the rounding of either side
-        clr = np.where(low >= CLEAR + eps, CLEAR, np.nan)
+        clr = np.where(low >= need + eps, need, np.nan)
+        upto = float(need.max()) if len(need) else CLEAR  # CLEAR but near the new spot
 
         def search(where: np.ndarray) -> None:
             i, k = np.nonzero(where)
             at = p0[i] + ts[k, None] * d[i]
-            clr[i, k] = np.minimum(self._clearance(at, CLEAR), cap[i, k])
+            got = self._clearance(at, upto)
+            clr[i, k] = np.minimum(np.minimum(got, need[i, 0]), cap[i, k])
 
-        search(np.isnan(clr) & (high >= CLEAR - eps))
-        # on a portal where no point reaches CLEAR only the largest counts: the point whose
+        search(np.isnan(clr) & (high >= need - eps))
+        # on a portal where no point reaches its need only the largest counts: the point whose
         # bound is highest first, then every point whose bound is not below what it found
-        none = ~np.any(clr >= CLEAR, axis=1)
+        none = ~np.any(clr >= need, axis=1)
         top = np.argmax(np.where(np.isnan(clr), high, -np.inf), axis=1)
         first = np.zeros(clr.shape, dtype=bool)
         first[np.arange(len(clr)), top] = none
         search(first & np.isnan(clr))
         found = np.nanmax(np.where(none[:, None], clr, -np.inf), axis=1)
         search(np.isnan(clr) & none[:, None] & (high >= found[:, None] - eps))
-        return np.where(np.isnan(clr), -np.inf, clr)  # under what was found or than CLEAR
+        return np.where(np.isnan(clr), -np.inf, clr)  # under what was found or the need
 
     # -- the new spot ------------------------------------------------------------------------
 
