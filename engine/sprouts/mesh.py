@@ -710,9 +710,13 @@ class _MeshRouter:
             open_side &= ~_sorted_has(np.sort(walls), side_key.ravel()).reshape(side_key.shape)
         portals = self._path(m, in_f, src, dst, open_side)
         room = np.full(len(portals), CLEAR)
+        apart = False
         while True:
-            body = self._smooth(m, portals, room)
+            body = self._smooth(m, portals, room, apart)
             line = _thin(np.concatenate([[ta], body, [tb]]), MIN_SPACING)
+            if not apart and _comes_back(line, (pa, pb)):
+                apart = True  # see _smooth
+                continue
             try:
                 return self._place_spot(m, in_f | in_rings, np.concatenate([[pa], line, [pb]]))
             except _Fail:
@@ -993,12 +997,16 @@ class _MeshRouter:
         return near
 
     def _smooth(
-        self, m: _Mesh, portals: list[tuple[int, int]], room: np.ndarray | None = None
+        self,
+        m: _Mesh,
+        portals: list[tuple[int, int]],
+        room: np.ndarray | None = None,
+        apart: bool = False,
     ) -> np.ndarray:
         """One point on each portal, slid along it towards the average of its neighbours,
         never closer to a drawn vertex than the clearance it wants (``room``, else
         :data:`CLEAR`, from curves and spots) unless the portal is too short (then where
-        it is clearest)."""
+        it is clearest); with ``apart`` also as far from a vertex the chain passes twice."""
         if not portals:
             return np.zeros((0, 2))
         pv = np.asarray(portals)
@@ -1009,7 +1017,7 @@ class _MeshRouter:
         # ... and from a vertex it passes twice (a loop out and back down one passage, on
         # both sides of its middle points), which would pull both passes onto it
         length = np.hypot(*d.T)[:, None]
-        twice = _passed_twice(pv)
+        twice = _passed_twice(pv) if apart else np.zeros(pv.shape, dtype=bool)
         cap = np.full((len(pv), len(ts)), np.inf)
         cap = np.where(twice[:, :1], np.minimum(cap, ts * length), cap)
         cap = np.where(twice[:, 1:], np.minimum(cap, (1 - ts) * length), cap)
@@ -1149,6 +1157,21 @@ class _MeshRouter:
             if (route := spot_at(s)) is not None:
                 return route
         raise _Fail("no room for the new spot")
+
+
+def _comes_back(line: np.ndarray, ends: tuple[Point, Point]) -> bool:
+    """Whether the curve comes back within ``2 * MIN_GAP`` of itself (two points further
+    apart along it than four times that, away from its end spots): a loop out and back
+    down one passage, both passes pulled onto the middle points between them."""
+    near = 2 * MIN_GAP
+    pairs = cKDTree(line).query_pairs(near, output_type="ndarray")
+    if not len(pairs):
+        return False
+    arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(line, axis=0).T))])
+    i, j = pairs[:, 0], pairs[:, 1]
+    from_ends = np.min([np.hypot(*(line - e).T) for e in ends], axis=0)
+    away = (from_ends[i] > RING + TIP) & (from_ends[j] > RING + TIP)
+    return bool((away & (np.abs(arc[j] - arc[i]) > 4 * near)).any())
 
 
 def _passed_twice(pv: np.ndarray) -> np.ndarray:

@@ -230,8 +230,9 @@ def test_passed_twice_is_the_plain_count(portals: list[tuple[int, int]]) -> None
 
 def test_a_loop_out_and_back_keeps_its_passes_apart(monkeypatch: pytest.MonkeyPatch) -> None:
     """A loop that goes out and back down one passage, on both sides of its middle points:
-    smoothing pulled both passes onto them (1.88 apart, under the minimum gap) until the
-    curve kept its distance from a vertex it passes twice."""
+    smoothing pulled both passes onto them (1.88 apart, under the minimum gap) until a
+    curve that comes back near itself was smoothed again keeping its distance from a
+    vertex it passes twice."""
     d, req = _recorded("loop_out_and_back")
     _new_curves_checked(d, req)
     monkeypatch.setattr(mesh, "_passed_twice", lambda pv: np.zeros(pv.shape, dtype=bool))
