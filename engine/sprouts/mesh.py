@@ -1076,7 +1076,8 @@ class _MeshRouter:
         """Put the new spot on the curve ``line`` (from spot to spot, end stubs included)
         where there is room, with straight stubs on both sides of it; the end stubs stay
         straight for at least :data:`STUB`. The places tried are 41 spread evenly along the
-        curve, then (when none fits) every place where the spot keeps its gaps."""
+        curve, then (when none fits) every place where the spot keeps its gaps and is at
+        least ``SPOT_APART / 2`` from other spots."""
         line = _dedupe_arr(line)
         pa, pb = _pt(line[0]), _pt(line[-1])
         arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(line, axis=0).T))])
@@ -1139,10 +1140,12 @@ class _MeshRouter:
         # None of those fits: on a long curve down narrow passages the places with room are
         # short stretches that 41 evenly spaced places miss (then the whole route was tried
         # again on enlarged paper). Every place along the curve where the spot keeps its
-        # gaps, best first, a few apart.
+        # gaps, best first, a few apart; and SPOT_APART / 2 from other spots (as far as the
+        # tidy step keeps spots of a big game: on enlarged paper, where the tidy has room to
+        # spread them, they end further apart than when placed closer here).
         cands = np.arange(keep + half, total - keep - half, 1.0)
         at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
-        fits = self.spot_pts.query(at, distance_upper_bound=2 * SPOT_GAP + 1)[0] >= 2 * SPOT_GAP + 1
+        fits = self.spot_pts.query(at, distance_upper_bound=SPOT_APART / 2)[0] >= SPOT_APART / 2
         if self.curve_pts is not None:
             gap = SPOT_GAP + 1.5
             fits &= self.curve_pts.query(at, distance_upper_bound=gap)[0] >= gap
