@@ -10,7 +10,10 @@ and the ratio of this tree's figures to the base tree's. The targets of issue #1
 (RoutingError) is counted and ends that game. The CPU time of the tidy step alone
 (``engine.sprouts.paper.tidy``, timed inside those moves) is printed per call below each tree's
 line, and so is the router's (``engine.sprouts.paper.route_mesh``: one call per attempt, a
-move whose curve does not fit tries again on enlarged paper). Each process first plays one
+move whose curve does not fit tries again on enlarged paper), and the router's again less the
+CPU of Python's garbage collector inside each call ("r-gc": a full collection takes 35-170 ms
+on a 12-spot game, a few times a game, and lands in whatever runs then: inside a route it
+alone decides the router's p99 over a few hundred calls). Each process first plays one
 move of a 2-spot game, untimed per move: a process's first move also loads (or the first
 time compiles) the compiled kernels of the tidy step, which is printed apart as "first".
 
@@ -48,6 +51,7 @@ HERE = Path(__file__).resolve().parent.parent
 
 def worker(n: int, seed: int) -> dict[str, object]:
     """One random game in this process (the tree is whatever ``engine`` imports)."""
+    import gc
     import random
     import time
 
@@ -56,25 +60,40 @@ def worker(n: int, seed: int) -> dict[str, object]:
 
     tidy_times: list[float] = []
     route_times: list[float] = []
+    route_gc: list[float] = []  # the CPU of Python's garbage collector inside each route
+    collecting = [0.0, 0.0]  # (when the running collection started, all collections so far)
 
-    def timed(f: Callable[..., Any], into: list[float]) -> Callable[..., Any]:
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collecting[0] = time.process_time()
+        else:
+            collecting[1] += time.process_time() - collecting[0]
+
+    gc.callbacks.append(on_gc)
+
+    def timed(
+        f: Callable[..., Any], into: list[float], gc_into: list[float] | None = None
+    ) -> Callable[..., Any]:
         def run(*args: object, **kwargs: object) -> object:
-            t = time.process_time()
+            t, spent = time.process_time(), collecting[1]
             try:
                 return f(*args, **kwargs)
             finally:
                 into.append(time.process_time() - t)
+                if gc_into is not None:
+                    gc_into.append(collecting[1] - spent)
 
         return run
 
     paper.tidy = timed(paper.tidy, tidy_times)  # type: ignore[assignment]
-    paper.route_mesh = timed(paper.route_mesh, route_times)  # type: ignore[assignment]
+    paper.route_mesh = timed(paper.route_mesh, route_times, route_gc)  # type: ignore[assignment]
     t = time.process_time()
     first = Game(2)
     first.play(first.legal_moves()[0])
     warm = time.process_time() - t
     tidy_times.clear()
     route_times.clear()
+    route_gc.clear()
     rng = random.Random(seed)
     g = Game(n)
     times: list[float] = []
@@ -93,6 +112,7 @@ def worker(n: int, seed: int) -> dict[str, object]:
         "times": times,
         "tidy": tidy_times,
         "route": route_times,
+        "route_gc": route_gc,
         "first": [warm],
         "failed": failed,
     }
@@ -316,6 +336,7 @@ def main() -> None:
         times: dict[str, list[float]] = {k: [] for k, _ in trees}
         tidy: dict[str, list[float]] = {k: [] for k, _ in trees}
         route: dict[str, list[float]] = {k: [] for k, _ in trees}
+        bare: dict[str, list[float]] = {k: [] for k, _ in trees}  # route less its GC
         first: dict[str, list[float]] = {k: [] for k, _ in trees}
         fails = dict.fromkeys(times, 0)
         for seed in range(args.games):
@@ -325,6 +346,8 @@ def main() -> None:
                 times[label] += got["times"]  # type: ignore[arg-type]
                 tidy[label] += got["tidy"]  # type: ignore[arg-type]
                 route[label] += got["route"]  # type: ignore[arg-type]
+                spent = zip(got["route"], got["route_gc"], strict=True)  # type: ignore[call-overload]
+                bare[label] += [r - c for r, c in spent]
                 first[label] += got["first"]  # type: ignore[arg-type]
                 fails[label] += got["failed"]  # type: ignore[operator]
         print(f"  n={n}:")
@@ -333,9 +356,10 @@ def main() -> None:
             print(_line(label, times[label], note))
             print(_line("tidy", tidy[label], f"calls {len(tidy[label])}"))
             print(_line("route", route[label], f"calls {len(route[label])}"))
+            print(_line("r-gc", bare[label], "the same less the garbage collector's CPU in them"))
             print(_line("first", first[label], "a process's first move, of 2 spots"))
         if args.base:
-            for what, got in (("play", times), ("tidy", tidy), ("route", route)):
+            for what, got in (("play", times), ("tidy", tidy), ("route", route), ("r-gc", bare)):
                 ratio = "  ".join(
                     f"{k} {_q(got['this'], q) / max(_q(got['base'], q), 1e-9):5.2f}" for k, q in QS
                 )

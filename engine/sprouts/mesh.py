@@ -64,6 +64,8 @@ RING = SPOT_GAP + 2.5  # radius of the ring of constrained arcs round each spot
 RING_GAP = math.radians(6)  # the ring stops this short of each curve leaving the spot
 SPOT_APART = 80.0  # the new spot goes where it is at least this far from other spots if it can
 LOOP_SPREAD = math.radians(35)  # a loop leaves its spot at ±this from its middle direction
+SPOT_TRIES = 40  # places for the new spot tried along the curve (once the first 25 fail) ...
+SPOT_APART_TRIES = 3.0  # ... each this far along the curve from the others
 
 # vertex kinds (besides a piece number >= 0)
 K_FRAME, K_END, K_TONGUE, K_FILL, K_RING, K_WINDOW = -1, -2, -3, -4, -5, -6
@@ -465,6 +467,9 @@ class _MeshRouter:
         self.seg_lo, self.seg_hi = self.segs.min(axis=1), self.segs.max(axis=1)
         self._stubs: dict[int, np.ndarray] = {}  # see _stubs_at
         self.ring_of: dict[int, float] = {}  # spot -> radius of its ring
+        # where the chain of triangles passes through the one with room for the new spot:
+        # its place in the chain and its centre (see _via)
+        self.via: tuple[int, np.ndarray] | None = None
         self.window = None  # a bounded face is triangulated only round its outer edge
         if req.box is not None:
             mg = 2 * RING + 2 * MAX_SEG * d.width / WIDTH
@@ -704,9 +709,24 @@ class _MeshRouter:
             walls = self._bridges(m, in_f, con, side_key, blocked_side)
             open_side &= ~_sorted_has(np.sort(walls), side_key.ravel()).reshape(side_key.shape)
         portals = self._path(m, in_f, src, dst, open_side)
-        body = self._smooth(m, portals)
-        line = _thin(np.concatenate([[ta], body, [tb]]), MIN_SPACING)
-        return self._place_spot(m, in_f | in_rings, np.concatenate([[pa], line, [pb]]))
+        room = np.full(len(portals), CLEAR)
+        apart = False
+        while True:
+            body = self._smooth(m, portals, room, apart)
+            line = _thin(np.concatenate([[ta], body, [tb]]), MIN_SPACING)
+            if not apart and _comes_back(line, (pa, pb)):
+                apart = True  # see _smooth
+                continue
+            try:
+                return self._place_spot(m, in_f | in_rings, np.concatenate([[pa], line, [pb]]))
+            except _Fail:
+                # the smoothed curve cut past the room the chain went through for the new
+                # spot (the inside of a bend): again, crossing the portals near that
+                # triangle where the spot keeps its gap from curves if it can
+                near = self._near_via(m, portals)
+                if not near.any() or (room[near] > CLEAR).all():
+                    raise
+                room[near] = SPOT_GAP + 2
 
     def _in_rings(self, m: _Mesh) -> np.ndarray:
         """Triangles inside the ring round a spot (never routed through)."""
@@ -925,7 +945,9 @@ class _MeshRouter:
             one = _path_to(pa, v)
             two = _path_to(pb, v)[::-1]
             if len(set(one) & set(two)) == 1:
+                self.via = (len(one) - 1, cen[v])
                 return one + two[1:]
+        self.via = None
         return _path_to(pa, dst)
 
     def _by_score(self, cen: np.ndarray, cand: np.ndarray, cost: np.ndarray) -> Iterator[int]:
@@ -955,10 +977,36 @@ class _MeshRouter:
             else:
                 return
 
-    def _smooth(self, m: _Mesh, portals: list[tuple[int, int]]) -> np.ndarray:
+    def _near_via(self, m: _Mesh, portals: list[tuple[int, int]]) -> np.ndarray:
+        """The portals next to the triangle :meth:`_via` chose for the new spot, a run of
+        them along the chain (the straight stubs on both sides of the spot are
+        :data:`TIP` long)."""
+        near = np.zeros(len(portals), dtype=bool)
+        if self.via is None or not portals:
+            return near
+        at, c = self.via
+        pv = np.asarray(portals)
+        close = np.hypot(*((m.P[pv[:, 0]] + m.P[pv[:, 1]]) / 2 - c).T) <= TIP
+        k = min(max(at - 1, 0), len(portals) - 1)  # the portal into that triangle
+        lo, hi = k, min(k + 1, len(portals) - 1)
+        while lo > 0 and close[lo - 1]:
+            lo -= 1
+        while hi < len(portals) - 1 and close[hi + 1]:
+            hi += 1
+        near[lo : hi + 1] = True
+        return near
+
+    def _smooth(
+        self,
+        m: _Mesh,
+        portals: list[tuple[int, int]],
+        room: np.ndarray | None = None,
+        apart: bool = False,
+    ) -> np.ndarray:
         """One point on each portal, slid along it towards the average of its neighbours,
-        never closer to a drawn vertex than the clearance it wants (unless the portal is
-        too short, then in its middle)."""
+        never closer to a drawn vertex than the clearance it wants (``room``, else
+        :data:`CLEAR`, from curves and spots) unless the portal is too short (then where
+        it is clearest); with ``apart`` also as far from a vertex the chain passes twice."""
         if not portals:
             return np.zeros((0, 2))
         pv = np.asarray(portals)
@@ -966,22 +1014,70 @@ class _MeshRouter:
         d = p1 - p0
         # where along each portal the curve keeps its distance from curves and spots
         ts = np.linspace(0.02, 0.98, 17)
-        at = p0[:, None, :] + ts[None, :, None] * d[:, None, :]
-        # only whether it is at least CLEAR matters, or the largest where it never is
-        clr = self._clearance(at.reshape(-1, 2), CLEAR).reshape(len(pv), len(ts))
-        ok = clr >= CLEAR
+        # ... and from a vertex it passes twice (a loop out and back down one passage, on
+        # both sides of its middle points), which would pull both passes onto it
+        length = np.hypot(*d.T)[:, None]
+        twice = _passed_twice(pv) if apart else np.zeros(pv.shape, dtype=bool)
+        cap = np.full((len(pv), len(ts)), np.inf)
+        cap = np.where(twice[:, :1], np.minimum(cap, ts * length), cap)
+        cap = np.where(twice[:, 1:], np.minimum(cap, (1 - ts) * length), cap)
+        need = np.full((len(pv), 1), CLEAR) if room is None else room[:, None]
+        clr = self._portal_clearance(m, pv, ts, cap, need)
+        ok = clr >= need
         best = ts[np.argmax(clr, axis=1)]
         first_ok = np.where(ok.any(axis=1), ts[np.argmax(ok, axis=1)], best)
         last_ok = np.where(ok.any(axis=1), ts[len(ts) - 1 - np.argmax(ok[:, ::-1], axis=1)], best)
         lo, hi = first_ok, np.maximum(first_ok, last_ok)
         return p0 + _slide(p0, d, lo, hi)[:, None] * d
 
+    def _portal_clearance(
+        self, m: _Mesh, pv: np.ndarray, ts: np.ndarray, cap: np.ndarray, need: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`_clearance` up to ``need`` (one for each portal), capped at ``cap``, at
+        the points ``ts`` along each portal ``pv``, as far as :meth:`_smooth` reads it:
+        exact on a portal where no point reaches its need, else only whether each does.
+        The clearance moves no faster than the point (1-Lipschitz), so from its value at
+        the portal's ends most points are known to be under the need (near a curve's
+        vertex) or at it without a search; only the rest are searched (and on a portal
+        none reaches, those that could be its largest)."""
+        ends, inv = np.unique(pv, return_inverse=True)
+        c = self._clearance(m.P[ends]).reshape(-1)[inv.reshape(pv.shape)]
+        p0, d = m.P[pv[:, 0]], m.P[pv[:, 1]] - m.P[pv[:, 0]]
+        x0 = ts[None, :] * np.hypot(*d.T)[:, None]  # how far each point is from each end
+        x1 = np.hypot(*d.T)[:, None] - x0
+        c0, c1 = c[:, :1], c[:, 1:]
+        low = np.minimum(np.maximum(c0 - x0, c1 - x1), cap)
+        high = np.minimum(np.minimum(c0 + x0, c1 + x1), cap)
+        eps = 1e-6  # far beyond the rounding of either side
+        clr = np.where(low >= need + eps, need, np.nan)
+        upto = float(need.max()) if len(need) else CLEAR  # CLEAR but near the new spot
+
+        def search(where: np.ndarray) -> None:
+            i, k = np.nonzero(where)
+            at = p0[i] + ts[k, None] * d[i]
+            got = self._clearance(at, upto)
+            clr[i, k] = np.minimum(np.minimum(got, need[i, 0]), cap[i, k])
+
+        search(np.isnan(clr) & (high >= need - eps))
+        # on a portal where no point reaches its need only the largest counts: the point whose
+        # bound is highest first, then every point whose bound is not below what it found
+        none = ~np.any(clr >= need, axis=1)
+        top = np.argmax(np.where(np.isnan(clr), high, -np.inf), axis=1)
+        first = np.zeros(clr.shape, dtype=bool)
+        first[np.arange(len(clr)), top] = none
+        search(first & np.isnan(clr))
+        found = np.nanmax(np.where(none[:, None], clr, -np.inf), axis=1)
+        search(np.isnan(clr) & none[:, None] & (high >= found[:, None] - eps))
+        return np.where(np.isnan(clr), -np.inf, clr)  # under what was found or the need
+
     # -- the new spot ------------------------------------------------------------------------
 
     def _place_spot(self, m: _Mesh, face: np.ndarray, line: np.ndarray) -> Route:
         """Put the new spot on the curve ``line`` (from spot to spot, end stubs included)
         where there is room, with straight stubs on both sides of it; the end stubs stay
-        straight for at least :data:`STUB`."""
+        straight for at least :data:`STUB`. The places tried are 41 spread evenly along the
+        curve, then (when none fits) every place where the spot keeps its gaps and is at
+        least ``SPOT_APART / 2`` from other spots."""
         line = _dedupe_arr(line)
         pa, pb = _pt(line[0]), _pt(line[-1])
         arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(line, axis=0).T))])
@@ -991,38 +1087,42 @@ class _MeshRouter:
         if half < keep:
             raise _Fail("no room for the new spot")
         spots = np.asarray([(s.x, s.y) for s in self.d.spots])
-        cands = np.linspace(keep + half, total - keep - half, 41)
-        at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
-        room = self.obstacles.query(at, distance_upper_bound=3 * TIP)[0]
-        # a spot's disc on the picture is ~24 units
-        apart = self.spot_pts.query(at, distance_upper_bound=SPOT_APART)[0]
-        score = np.minimum(room, 3 * TIP) + 0.5 * np.minimum(apart, SPOT_APART)
-        score -= 0.15 * np.abs(cands - total / 2)
         face_t = np.flatnonzero(face)
         c0, c1, c2 = (m.P[m.simplices[face_t, k]] for k in range(3))
         t_lo, t_hi = np.minimum(np.minimum(c0, c1), c2), np.maximum(np.maximum(c0, c1), c2)
-        for s in cands[np.argsort(-score)][:25]:
+
+        def score(cands: np.ndarray) -> np.ndarray:
+            """Room round each place, distance from other spots (a spot's disc on the picture
+            is ~24 units), nearness to the middle of the curve: higher is better."""
+            at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
+            room = self.obstacles.query(at, distance_upper_bound=3 * TIP)[0]
+            apart = self.spot_pts.query(at, distance_upper_bound=SPOT_APART)[0]
+            got = np.minimum(room, 3 * TIP) + 0.5 * np.minimum(apart, SPOT_APART)
+            return got - 0.15 * np.abs(cands - total / 2)
+
+        def spot_at(s: float) -> Route | None:
+            """The route with the new spot ``s`` along the curve, if it fits there."""
             c = _at(line, arc, s)
             p0, p1 = _at(line, arc, s - half), _at(line, arc, s + half)
             u, v = p0 - c, p1 - c
             if min(np.hypot(*u), np.hypot(*v)) < keep:
-                continue
+                return None
             cosang = float(u @ v) / max(float(np.hypot(*u) * np.hypot(*v)), 1e-9)
             if cosang > math.cos(math.radians(40)):
-                continue
+                return None
             if len(spots) and np.min(np.hypot(*(spots - c).T)) < 2 * SPOT_GAP + 1:
-                continue
+                return None
             near = (
                 self.curve_pts is not None
                 and self.curve_pts.query(c, distance_upper_bound=SPOT_GAP + 1.5)[0] < SPOT_GAP + 1.5
             )
             if near:
-                continue
+                return None
             probe = np.concatenate([_sample(p0, c), _sample(c, p1)])
             p_lo, p_hi = probe.min(axis=0), probe.max(axis=0)
             near = face_t[((t_lo <= p_hi) & (t_hi >= p_lo)).all(axis=1)]  # boxes overlap
             if np.any(_containing(m, near, probe) < 0):
-                continue
+                return None
             before = line[arc < s - half - 1e-6]
             after = line[arc > s + half + 1e-6]
             step = 6.0 * self.d.width / WIDTH
@@ -1032,7 +1132,63 @@ class _MeshRouter:
             first[0], first[-1] = pa, (cx, cy)
             second[0], second[-1] = (cx, cy), pb
             return Route((cx, cy), _tuple(first), _tuple(second))
+
+        cands = np.linspace(keep + half, total - keep - half, 41)
+        for s in cands[np.argsort(-score(cands))][:25]:
+            if (route := spot_at(float(s))) is not None:
+                return route
+        # None of those fits: on a long curve down narrow passages the places with room are
+        # short stretches that 41 evenly spaced places miss (then the whole route was tried
+        # again on enlarged paper). Every place along the curve where the spot keeps its
+        # gaps, best first, a few apart; and SPOT_APART / 2 from other spots (as far as the
+        # tidy step keeps spots of a big game: on enlarged paper, where the tidy has room to
+        # spread them, they end further apart than when placed closer here).
+        cands = np.arange(keep + half, total - keep - half, 1.0)
+        at = np.stack([np.interp(cands, arc, line[:, 0]), np.interp(cands, arc, line[:, 1])], 1)
+        fits = self.spot_pts.query(at, distance_upper_bound=SPOT_APART / 2)[0] >= SPOT_APART / 2
+        if self.curve_pts is not None:
+            gap = SPOT_GAP + 1.5
+            fits &= self.curve_pts.query(at, distance_upper_bound=gap)[0] >= gap
+        cands = cands[fits]
+        tried: list[float] = []
+        for s in cands[np.argsort(-score(cands), kind="stable")].tolist():
+            if len(tried) == SPOT_TRIES:
+                break
+            if any(abs(s - t) < SPOT_APART_TRIES for t in tried):
+                continue
+            tried.append(s)
+            if (route := spot_at(s)) is not None:
+                return route
         raise _Fail("no room for the new spot")
+
+
+def _comes_back(line: np.ndarray, ends: tuple[Point, Point]) -> bool:
+    """Whether the curve comes back within ``2 * MIN_GAP`` of itself (two points further
+    apart along it than four times that, away from its end spots): a loop out and back
+    down one passage, both passes pulled onto the middle points between them."""
+    near = 2 * MIN_GAP
+    pairs = cKDTree(line).query_pairs(near, output_type="ndarray")
+    if not len(pairs):
+        return False
+    arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(line, axis=0).T))])
+    i, j = pairs[:, 0], pairs[:, 1]
+    from_ends = np.min([np.hypot(*(line - e).T) for e in ends], axis=0)
+    away = (from_ends[i] > RING + TIP) & (from_ends[j] > RING + TIP)
+    return bool((away & (np.abs(arc[j] - arc[i]) > 4 * near)).any())
+
+
+def _passed_twice(pv: np.ndarray) -> np.ndarray:
+    """For each end of each portal (a chain's crossings in order), whether the chain passes
+    that vertex at two places: the portals ending at it are not one run in a row (a run is
+    the chain turning round it)."""
+    v = pv.ravel()
+    at = np.repeat(np.arange(len(pv)), 2)
+    _, inv, count = np.unique(v, return_inverse=True, return_counts=True)
+    lo = np.full(len(count), len(pv))
+    hi = np.zeros(len(count), dtype=np.int64)
+    np.minimum.at(lo, inv, at)
+    np.maximum.at(hi, inv, at)
+    return (hi - lo + 1 > count)[inv].reshape(pv.shape)
 
 
 def _slide(p0: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -1147,13 +1303,17 @@ def _point_seg(pts: np.ndarray, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
 
 def _thin(line: np.ndarray, spacing: float) -> np.ndarray:
     """The polyline without points closer than ``spacing`` to the last one kept (its ends
-    always kept)."""
+    always kept). Each point depends on the last kept, so it is a loop: over Python floats,
+    which costs a tenth of indexing the array at every step."""
+    xs, ys = line[:, 0].tolist(), line[:, 1].tolist()
     keep = [0]
+    kx, ky = xs[0], ys[0]
     for i in range(1, len(line) - 1):
-        if np.hypot(*(line[i] - line[keep[-1]])) >= spacing:
+        if math.hypot(xs[i] - kx, ys[i] - ky) >= spacing:
             keep.append(i)
+            kx, ky = xs[i], ys[i]
     if len(line) > 1:
-        if len(keep) > 1 and np.hypot(*(line[-1] - line[keep[-1]])) < spacing:
+        if len(keep) > 1 and math.hypot(xs[-1] - kx, ys[-1] - ky) < spacing:
             keep.pop()
         keep.append(len(line) - 1)
     return line[keep]

@@ -3,17 +3,20 @@ obstacle, and which part of the drawing it triangulates."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.sprouts import Game
-from engine.sprouts.drawing import SPOT_GAP, Drawing
+from engine.sprouts import Game, mesh
+from engine.sprouts.drawing import SPOT_GAP, Drawing, DrawingError, check_geometry
 from engine.sprouts.game import _table
 from engine.sprouts.mesh import (
+    CLEAR,
     FAR,
     TIP,
     VIA_PULL,
@@ -21,11 +24,14 @@ from engine.sprouts.mesh import (
     _Mesh,
     _MeshRouter,
     _odd_crossings,
+    _passed_twice,
     _point_seg_many,
     _slide,
+    _thin,
+    route_mesh,
 )
 from engine.sprouts.paper import request_for
-from engine.sprouts.routing import _Fail
+from engine.sprouts.routing import Request, _Fail
 
 
 def _random_drawing(n: int, seed: int, plies: int) -> Game:
@@ -179,3 +185,110 @@ def test_by_score_ranks_as_scoring_every_triangle(k: int, seed: int) -> None:
     want = [int(cand[i]) for i in np.argsort(score) if np.isfinite(score[i])]
     got = list(_MeshRouter._by_score(stub, cen, cand, cost))  # type: ignore[arg-type]
     assert got == want
+
+
+def _recorded(name: str) -> tuple[Drawing, Request]:
+    """A request recorded from a 12-spot bench game (``data/routes.json``): a drawing made by
+    an earlier router, kept as it was so that the case stays the same when routes change."""
+    case = json.loads((Path(__file__).parent / "data" / "routes.json").read_text())[name]
+    req = {k: frozenset(v) if k in ("arc1", "arc2") else v for k, v in case["request"].items()}
+    for k in ("wedge_a", "wedge_b", "side1", "side2", "box"):
+        if req[k] is not None:
+            req[k] = tuple(req[k])
+    return Drawing.from_json(case["drawing"]), Request(**req)
+
+
+def _new_curves_checked(d: Drawing, req: Request) -> None:
+    route = route_mesh(d, req)
+    new = d.with_move(route.spot, route.first, route.second)
+    check_geometry(new, [len(new.curves) - 2, len(new.curves) - 1])
+
+
+def test_the_new_spot_is_sought_all_along_a_long_curve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A split whose curve runs down long narrow passages: none of the 41 evenly spaced
+    places has room for the new spot (the route failed and was tried again on enlarged
+    paper), but places further along do, and the route on the drawing as it is passes the
+    exact check."""
+    d, req = _recorded("long_split")
+    _new_curves_checked(d, req)
+    monkeypatch.setattr(mesh, "SPOT_TRIES", 0)  # the evenly spaced places only
+    with pytest.raises(_Fail, match="no room for the new spot"):
+        route_mesh(d, req)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(13, 25)), max_size=40))
+def test_passed_twice_is_the_plain_count(portals: list[tuple[int, int]]) -> None:
+    """A portal's end is passed twice when the portals ending at that vertex are not all
+    in one run in a row."""
+    got = _passed_twice(np.asarray(portals, dtype=np.int64).reshape(-1, 2))
+    for i, ends in enumerate(portals):
+        for k, v in enumerate(ends):
+            at = [j for j, p in enumerate(portals) if v in p]
+            assert got[i, k] == (at != list(range(at[0], at[-1] + 1)))
+
+
+def test_a_loop_out_and_back_keeps_its_passes_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loop that goes out and back down one passage, on both sides of its middle points:
+    smoothing pulled both passes onto them (1.88 apart, under the minimum gap) until a
+    curve that comes back near itself was smoothed again keeping its distance from a
+    vertex it passes twice."""
+    d, req = _recorded("loop_out_and_back")
+    _new_curves_checked(d, req)
+    monkeypatch.setattr(mesh, "_passed_twice", lambda pv: np.zeros(pv.shape, dtype=bool))
+    with pytest.raises(DrawingError, match=r"come .* apart"):
+        _new_curves_checked(d, req)
+
+
+@pytest.mark.parametrize(("n", "seed", "plies"), [(5, 1, 3), (8, 2, 9), (9, 7, 17)])
+def test_portal_clearance_reads_as_searching_every_point(n: int, seed: int, plies: int) -> None:
+    """The clearance along portals, searched only where the bounds from the portal's ends
+    leave it open, reads as searching every point: the same points reach each portal's
+    need; on a portal where none does, the same largest, first at the same point."""
+    g = _random_drawing(n, seed, plies)
+    d = g.drawing
+    router = _MeshRouter(d, request_for(d, _table(d).choices[g.legal_moves()[0]]))
+    m = router._mesh()[0]
+    s = m.simplices
+    pv = np.concatenate([s[:, [0, 1]], s[:, [1, 2]], s[:, [2, 0]]])
+    ts = np.linspace(0.02, 0.98, 17)
+    rng = np.random.default_rng(seed)
+    length = np.hypot(*(m.P[pv[:, 1]] - m.P[pv[:, 0]]).T)[:, None]
+    cap = np.where(rng.random((len(pv), 1)) < 0.3, ts * length, np.inf)
+    at = m.P[pv[:, 0]][:, None, :] + ts[None, :, None] * (m.P[pv[:, 1]] - m.P[pv[:, 0]])[:, None]
+    for need in (np.full((len(pv), 1), CLEAR), rng.choice([CLEAR, SPOT_GAP + 2], (len(pv), 1))):
+        near = router._clearance(at.reshape(-1, 2), float(need.max())).reshape(cap.shape)
+        want = np.minimum(np.minimum(near, need), cap)
+        got = router._portal_clearance(m, pv, ts, cap, need)
+        assert np.array_equal(got >= need, want >= need)
+        none = ~(want >= need).any(axis=1)
+        assert none.any() and (~none).any()
+        assert np.array_equal(np.argmax(got[none], axis=1), np.argmax(want[none], axis=1))
+        assert np.array_equal(got[none].max(axis=1), want[none].max(axis=1))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_thin_keeps_the_points_of_the_plain_loop(seed: int) -> None:
+    """The thinning over Python floats keeps the points the loop over the array kept."""
+    line = np.cumsum(np.random.default_rng(seed).random((300, 2)) * 6 - 2, axis=0)
+    keep = [0]
+    for i in range(1, len(line) - 1):
+        if np.hypot(*(line[i] - line[keep[-1]])) >= 4.0:
+            keep.append(i)
+    if np.hypot(*(line[-1] - line[keep[-1]])) < 4.0:
+        keep.pop()
+    assert np.array_equal(_thin(line, 4.0), line[[*keep, len(line) - 1]])
+
+
+def test_the_curve_goes_through_the_room_kept_for_the_new_spot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A split down a spiral of narrow passages: the chain of triangles goes through one
+    with room for the new spot, but the smoothed curve cut past that room on the inside of
+    a bend, and no place along it fitted the spot. Smoothed again with the portals near
+    that triangle kept where the spot fits, it does, on the drawing as it is."""
+    d, req = _recorded("spiral_split")
+    _new_curves_checked(d, req)
+    monkeypatch.setattr(_MeshRouter, "_near_via", lambda self, m, portals: np.zeros(0, bool))
+    with pytest.raises(_Fail, match="no room for the new spot"):
+        route_mesh(d, req)
