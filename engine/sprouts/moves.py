@@ -41,7 +41,7 @@ from typing import Any
 
 from engine.core import BadNotation
 from engine.sprouts import position as pos
-from engine.sprouts.drawing import Drawing
+from engine.sprouts.drawing import Drawing, Face, Spot, Walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,10 @@ class MoveTable:
     the whole list: a pair's moves depend on that pair alone."""
 
     def __init__(self, drawing: Drawing) -> None:
-        self._drawing = drawing
+        # What naming needs, not the drawing: the drawing keeps its table, and a table that
+        # kept the drawing would make a reference cycle, every dropped drawing (and its
+        # thousands of moves) left for the cyclic garbage collector to find.
+        self._parts = (drawing.position, drawing.faces, drawing.walks, drawing.spots)
         self._namer: _Namer | None = None
         self._between: dict[tuple[int, int], list[Move]] = {}
         self._choices: dict[Move, Choice] = {}
@@ -149,7 +152,7 @@ class MoveTable:
 
     def _named(self) -> _Namer:
         if self._namer is None:
-            self._namer = _Namer(self._drawing)
+            self._namer = _Namer(*self._parts)
         return self._namer
 
     def _keep(self, a: int, b: int, choices: list[Choice]) -> list[Move]:
@@ -203,12 +206,14 @@ def _pairs(drawing: Drawing) -> frozenset[tuple[int, int]]:
 class _Namer:
     """What naming a pair's moves needs from the drawing, derived once per table."""
 
-    def __init__(self, drawing: Drawing) -> None:
-        self.p = drawing.position
-        self.faces = drawing.faces
-        self.lives = {s.number: s.lives for s in drawing.spots}
+    def __init__(
+        self, position: pos.Position, faces: list[Face], walks: list[Walk], spots: tuple[Spot, ...]
+    ) -> None:
+        self.p = position
+        self.faces = faces
+        self.lives = {s.number: s.lives for s in spots}
         # spot sets as bit masks (bit s for spot s); a spot lies on one boundary of a region
-        self.masks = [[_mask(drawing.walks[w].spots) for w in f.walks] for f in self.faces]
+        self.masks = [[_mask(walks[w].spots) for w in f.walks] for f in self.faces]
         self.face_all = [_or(ms) for ms in self.masks]
         self.corner_names: dict[tuple[int, int, int], int | None] = {}
         self.walk_parts: dict[tuple[int, int, int, int], tuple[int, int]] = {}
