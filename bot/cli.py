@@ -49,10 +49,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     _setup_logging(settings.log_level, _secrets(settings))
     from bot.telegram.app import run
-    from bot.warmup import freeze_start_up, warm_engines
+    from bot.warmup import settle, warm_engines
 
     warm_engines()
-    freeze_start_up()
+    settle()
     run(settings)
     return 0
 
@@ -60,7 +60,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_local(args: argparse.Namespace) -> int:
     # The CLI is the composition root: the only place in bot/ that may start the playground.
     # The bot itself still reaches the emulator over HTTP only, like Telegram.
-    from bot.warmup import freeze_start_up, warm_engines
+    from bot.warmup import settle, warm_engines
     from playground.local import run_local
 
     print(
@@ -68,7 +68,7 @@ def _cmd_local(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     warm_engines()
-    freeze_start_up()
+    settle()
     return run_local(host=args.host, port=args.port, open_browser=not args.no_browser)
 
 

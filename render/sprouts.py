@@ -791,16 +791,16 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
         _stroke_into(canvas, lines, lay.curve_width * 1.6, PLAYER[game.turn % 4])
     elif newest:
         _stroke_into(canvas, [curves[i] for i in newest], lay.curve_width * 1.9, PLAYER[mover % 4])
-    img = Image.fromarray(canvas)
     for s in drawing.spots:
-        _spot(s.number, max(0, min(3, int(s.lives))), r).put(img, *fit((float(s.x), float(s.y))))
-    if spot is not None:
-        at = fit((float(spot.x), float(spot.y)))
-        who = game.turn if trial is not None else mover
-        if trial is not None:
-            _dashed_ring(img, at, r * 1.75, thick, PLAYER_DARK[who % 4])
-        else:
-            ring_sprite(r * 1.75, thick, PLAYER_DARK[who % 4], PAPER).put(img, *at)
+        _spot(s.number, max(0, min(3, int(s.lives))), r).put_into(
+            canvas, *fit((float(s.x), float(s.y)))
+        )
+    at = None if spot is None else fit((float(spot.x), float(spot.y)))
+    if at is not None and trial is None:
+        ring_sprite(r * 1.75, thick, PLAYER_DARK[mover % 4], PAPER).put_into(canvas, *at)
+    img = Image.fromarray(canvas)
+    if at is not None and trial is not None:
+        _dashed_ring(img, at, r * 1.75, thick, PLAYER_DARK[game.turn % 4])
     draw_header(img, _header(game, view, lang), lay.u)
     return img
 

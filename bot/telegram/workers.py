@@ -20,7 +20,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot.warmup import freeze_start_up
+from bot.warmup import settle
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -41,7 +41,7 @@ def _end_with_parent(parent: int, then: Callable[[], None] | None = None) -> Non
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
     if then is not None:
         then()
-    freeze_start_up()
+    settle()
 
 
 def _nothing() -> None:

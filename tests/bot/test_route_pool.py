@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bot.telegram.route_pool import RoutePool
+from bot.warmup import PILLOW_BLOCKS
 from engine.core import IllegalMove
 from engine.sprouts import game as sprouts_game
 from engine.sprouts.game import Game, route_here
@@ -105,3 +106,15 @@ def test_a_worker_sets_its_start_up_objects_aside_from_the_collector(pool: Route
     """Its full collections then walk only what it made since (a full walk of the libraries
     and kernels took 50–200 ms, in the middle of a route)."""
     assert pool.call(gc.get_freeze_count) > 10_000
+
+
+def test_a_worker_keeps_freed_picture_sized_buffers(pool: RoutePool) -> None:
+    """Pillow keeps freed image blocks for the next image (with glibc's big blocks kept on
+    the heap too, a picture's buffers stop costing page faults)."""
+    assert pool.call(_pillow_blocks_max) == PILLOW_BLOCKS
+
+
+def _pillow_blocks_max() -> int:
+    from PIL import Image
+
+    return Image.core.get_blocks_max()
