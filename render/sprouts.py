@@ -461,11 +461,11 @@ class _Sheet:
         none = np.zeros(0, dtype=np.int64)
         if len(self.seg) < 2 or not np.any(extra > 0):
             return none, none
-        cap = 1.5 * float(np.median(self.half)) + 1e-9
+        cap = 1.5 * _median(self.half) + 1e-9
         owner, mid, half, reach = core.pieces(
             self.p, self.seg, self.half, np.ascontiguousarray(extra, dtype=float), cap
         )
-        usual = float(np.quantile(reach[reach > 0], 0.9))
+        usual = _quantile(reach[reach > 0], 0.9)
         pi, pj = core.near_pairs(mid, half, reach, usual)
         i, j = owner[pi], owner[pj]
         keep = i != j
@@ -525,53 +525,15 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
     move[size < room.least] = 0.0  # too little to see
     size = _length(*move.T)
     shift = np.maximum(size[seg], size[seg + 1])  # how far each segment may move
-    # Segment pairs a move could bring under a rule's gap (not neighbours along a curve).
-    i, j = sheet.pairs(np.where(shift > 0, room.apart + 2 * shift, 0.0))
-    keep = (sheet.curve[seg[i]] != sheet.curve[seg[j]]) | (np.abs(seg[j] - seg[i]) > 1)
-    keep &= (shift[i] > 0) | (shift[j] > 0)
-    i, j = i[keep], j[keep]
-    q0, q1 = p[seg], p[seg + 1]
-    before = _seg_dist(q0[i], q1[i], q0[j], q1[j])
-    floor = np.minimum(before, room.least)
-    visual = np.maximum(floor, np.minimum(before, room.apart) - room.shrink)
-    keep = before - shift[i] - shift[j] < visual  # the others hold whatever moves
-    i, j, floor, visual = i[keep], j[keep], floor[keep], visual[keep]
-    floor = np.where(sheet.together(seg[i], seg[j], sheet.mid[i], room), floor, visual)
-    # Segment and spot pairs likewise.
-    moving = np.nonzero(shift > 0)[0]
-    k, s = sheet.spot_pairs(sheet.mid[moving], sheet.half[moving] + room.spot_apart + shift[moving])
-    k = moving[k]
-    spot_before = _point_seg_dist(sheet.spots[s], q0[k], q1[k])
-    spot_floor = np.minimum(spot_before, room.least)
-    visual = np.maximum(spot_floor, np.minimum(spot_before, sheet.keep_out[s]) - room.shrink)
-    spot_floor = np.where(sheet.home(seg[k], s, room), spot_floor, visual)
-    keep = spot_before - shift[k] < spot_floor
-    k, s, spot_floor = k[keep], s[keep], spot_floor[keep]
-    # Measure, step back where a rule breaks, measure again what changed.
-    step = np.zeros(len(p), dtype=np.int64)
-    changed = np.ones(len(p), dtype=bool)
-    last = len(BACK_OFF) - 1
-    for rounds in range(RELAX_ROUNDS):
-        new = p + move * BACK_OFF[step][:, None]
-        n0, n1 = new[seg], new[seg + 1]
-        pairs = changed[seg[i]] | changed[seg[i] + 1] | changed[seg[j]] | changed[seg[j] + 1]
-        pi, pj = i[pairs], j[pairs]
-        bad = _seg_dist(n0[pi], n1[pi], n0[pj], n1[pj]) < floor[pairs]
-        spot_pairs = changed[seg[k]] | changed[seg[k] + 1]
-        pk = k[spot_pairs]
-        bad_spot = (
-            _point_seg_dist(sheet.spots[s[spot_pairs]], n0[pk], n1[pk]) < spot_floor[spot_pairs]
-        )
-        points = np.concatenate([seg[pi[bad]], seg[pj[bad]], seg[pk[bad_spot]]])
-        points = np.concatenate([points, points + 1])
-        points = points[step[points] < last]
-        if not len(points):
-            return sheet.moved(new)
-        # After two rounds a point that still breaks a rule stops moving: cascades end soon.
-        step[points] = last if rounds >= 2 else step[points] + 1
-        changed[:] = False
-        changed[points] = True
-    return sheet
+    # Segment pairs a move could bring under a rule's gap, found here; which of them (and
+    # of the segment–spot pairs) it does bring under, and the stepping back, in the kernel.
+    pairs = sheet.pairs(np.where(shift > 0, room.apart + 2 * shift, 0.0))
+    arrays = (seg, sheet.curve, sheet.from_start, sheet.to_end, sheet.ends, sheet.mid, sheet.half)
+    rules = (room.least, room.apart, room.shrink, room.spot_apart, BEND_LENGTH * room.apart)
+    relaxed, new = core.relax(
+        p, move, shift, arrays, sheet.spots, sheet.keep_out, pairs, rules, BACK_OFF, RELAX_ROUNDS
+    )
+    return sheet.moved(new) if relaxed else sheet
 
 
 BEND_LENGTH = 4  # parts of one curve closer along it than this many `apart` make a bend
@@ -648,46 +610,53 @@ class _Corners:
 def _corner_limit(sheet: _Sheet, room: Room, c: _Corners, need: np.ndarray) -> np.ndarray:
     """How far each corner's piece may stray: for the curves near it (whose pieces stray as
     much), measured from the longest cut [a, v] ∪ [v, b] to every segment but the two it
-    joins, and for the spots near it."""
-    arm_in, arm_out = c.v - c.u * c.reach[:, None], c.v + c.w * c.reach[:, None]
-    seg, q0, q1 = sheet.seg, sheet.p[sheet.seg], sheet.p[sheet.seg + 1]
+    joins, and for the spots near it (the measuring in :func:`core.corner_limit`)."""
+    seg = sheet.seg
     # Room beyond which more does not matter; found through the segments the corner joins.
     enough = np.where(need <= room.shrink / 2, room.least, room.apart) + 2 * need
-    corner_of = np.full(len(sheet.p), -1)
-    corner_of[c.at] = np.arange(len(c.at))
     reach = np.zeros(len(seg))
     seg_in, seg_out = np.searchsorted(seg, c.at - 1), np.searchsorted(seg, c.at)
     np.maximum.at(reach, seg_in, enough)
     np.maximum.at(reach, seg_out, enough)
-    i, j = sheet.pairs(reach)
-    near, other = np.concatenate([i, j]), np.concatenate([j, i])
-    ci = np.concatenate([corner_of[seg[near]], corner_of[seg[near] + 1]])
-    sj = np.concatenate([other, other])
-    keep = (ci >= 0) & (seg[sj] != c.at[ci] - 1) & (seg[sj] != c.at[ci])
-    ci, sj = ci[keep], sj[keep]
-    keep = _length(*(c.v[ci] - sheet.mid[sj]).T) <= c.reach[ci] + enough[ci] + sheet.half[sj]
-    ci, sj = ci[keep], sj[keep]
-    d = np.minimum(
-        _seg_dist(arm_in[ci], c.v[ci], q0[sj], q1[sj]),
-        _seg_dist(c.v[ci], arm_out[ci], q0[sj], q1[sj]),
+    pairs = sheet.pairs(reach)
+    spot_enough = np.where(need <= room.shrink, room.least, room.spot_apart) + need
+    return core.corner_limit(
+        sheet.p,
+        (c.at, c.v, c.u, c.w, c.reach),
+        (seg, sheet.curve, sheet.from_start, sheet.to_end, sheet.ends, sheet.mid, sheet.half),
+        sheet.spots,
+        sheet.keep_out,
+        pairs,
+        (enough, spot_enough),
+        (room.least, room.apart, room.shrink, room.spot_apart, BEND_LENGTH * room.apart),
     )
-    least = (d - room.least) / 2
-    visual = np.minimum(least, np.maximum(room.shrink / 2, (d - room.apart) / 2))
-    out = np.full(len(c.at), np.inf)
-    np.minimum.at(
-        out, ci, np.where(sheet.together(c.at[ci], seg[sj], c.v[ci], room), least, visual)
-    )
-    # Spots: they stay, so the piece may come all of its allowance nearer.
-    enough = np.where(need <= room.shrink, room.least, room.spot_apart) + need
-    ck, s = sheet.spot_pairs(c.v, c.reach + enough)
-    spot = sheet.spots[s]
-    d = np.minimum(
-        _point_seg_dist(spot, arm_in[ck], c.v[ck]), _point_seg_dist(spot, c.v[ck], arm_out[ck])
-    )
-    least = d - room.least
-    visual = np.minimum(least, np.maximum(room.shrink, d - sheet.keep_out[s]))
-    np.minimum.at(out, ck, np.where(sheet.home(c.at[ck], s, room), least, visual))
-    return out
+
+
+def _quantile(x: np.ndarray, q: float) -> float:
+    """``np.quantile(x, q)`` to the last bit (its linear method, as numpy computes it), for
+    the cost of one partition: numpy's own spends ~60 µs on the way there, twice a search."""
+    n = len(x)
+    at = (n - 1) * q  # numpy's "virtual index" for the linear method
+    lo = math.floor(at)
+    if at >= n - 1:
+        lo = hi = n - 1
+    elif at < 0:
+        lo = hi = 0
+    else:
+        hi = lo + 1
+    part = np.partition(x, [lo, hi] if hi != lo else [lo])
+    a, b = float(part[lo]), float(part[hi])
+    t = at - lo
+    return b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t
+
+
+def _median(x: np.ndarray) -> float:
+    """``np.median(x)`` to the last bit, for the cost of one partition (see :func:`_quantile`)."""
+    half = len(x) // 2
+    if len(x) % 2:
+        return float(np.partition(x, half)[half])
+    part = np.partition(x, [half - 1, half])
+    return float((part[half - 1] + part[half]) / 2)
 
 
 def _length(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -16,6 +16,12 @@ from numba import njit
 
 SLACK = 1e-7  # rows this near a shape's edge are looked at too (rounding)
 
+# A drawing's arrays as the smoothing kernels take them: seg, curve, from_start, to_end,
+# ends, mid, half (see render.sprouts._Sheet); and its room: least, apart, shrink,
+# spot_apart and the length of a bend.
+Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Rules = tuple[float, float, float, float, float]
+
 
 @njit(cache=True, error_model="numpy")
 def stroke(
@@ -345,23 +351,30 @@ def point_seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 @njit(cache=True, error_model="numpy")
 def seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
     """Distance between segments ``p0p1`` and ``q0q1``, row by row (zero where they
-    cross): the least of the four distances from an end to the other segment."""
+    cross)."""
     out = np.empty(len(p0))
     for k in range(len(p0)):
-        ax, ay, bx, by = p0[k, 0], p0[k, 1], p1[k, 0], p1[k, 1]
-        cx, cy, dx, dy = q0[k, 0], q0[k, 1], q1[k, 0], q1[k, 1]
-        d = min(
-            min(_to_segment(ax, ay, cx, cy, dx, dy), _to_segment(bx, by, cx, cy, dx, dy)),
-            min(_to_segment(cx, cy, ax, ay, bx, by), _to_segment(dx, dy, ax, ay, bx, by)),
-        )
-        # Each segment's ends on either side of the other's line: they cross.
-        a_side = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
-        b_side = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
-        c_side = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-        d_side = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
-        if a_side * b_side < 0 and c_side * d_side < 0:
-            d = 0.0
-        out[k] = d
+        out[k] = _seg_to_seg(p0[k], p1[k], q0[k], q1[k])
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def _seg_to_seg(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> float:
+    """Distance between segments ``ab`` and ``cd`` (points as 2-vectors): the least of the
+    four distances from an end to the other segment, zero where they cross."""
+    ax, ay, bx, by = a[0], a[1], b[0], b[1]
+    cx, cy, dx, dy = c[0], c[1], d[0], d[1]
+    out = min(
+        min(_to_segment(ax, ay, cx, cy, dx, dy), _to_segment(bx, by, cx, cy, dx, dy)),
+        min(_to_segment(cx, cy, ax, ay, bx, by), _to_segment(dx, dy, ax, ay, bx, by)),
+    )
+    # Each segment's ends on either side of the other's line: they cross.
+    a_side = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+    b_side = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+    c_side = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    d_side = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+    if a_side * b_side < 0 and c_side * d_side < 0:
+        return 0.0
     return out
 
 
@@ -383,3 +396,218 @@ def spot_pairs(
                         out_k[count], out_s[count] = k, s
                     count += 1
     return out_k, out_s
+
+
+@njit(cache=True, error_model="numpy")
+def relax(
+    p: np.ndarray,
+    move: np.ndarray,
+    shift: np.ndarray,
+    sheet: Arrays,
+    spots: np.ndarray,
+    keep_out: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray],
+    room: Rules,
+    back_off: np.ndarray,
+    rounds: int,
+) -> tuple[bool, np.ndarray]:
+    """The measuring part of :func:`render.sprouts._relaxed`: which segment pairs (of
+    ``pairs``) and segment–spot pairs a move could bring under their gap, then rounds of
+    moving, measuring and stepping back. True and the moved points when every rule holds;
+    False when it gave up."""
+    seg, curve, from_start, to_end, ends, mid, half = sheet
+    least, apart, shrink, spot_apart, bend = room
+    i, j = pairs
+    pi = np.empty(len(i), np.int64)
+    pj = np.empty(len(i), np.int64)
+    floor = np.empty(len(i))
+    kept = 0
+    for t in range(len(i)):
+        a, b = i[t], j[t]
+        sa, sb = seg[a], seg[b]
+        if curve[sa] == curve[sb] and abs(sb - sa) <= 1:
+            continue  # neighbours along a curve
+        if not (shift[a] > 0 or shift[b] > 0):
+            continue
+        before = _seg_to_seg(p[sa], p[sa + 1], p[sb], p[sb + 1])
+        least_here = min(before, least)
+        visual = max(least_here, min(before, apart) - shrink)
+        if not before - shift[a] - shift[b] < visual:
+            continue  # this pair holds whatever moves
+        if not _together(sa, sb, mid[a], curve, from_start, ends, spots, bend, spot_apart):
+            least_here = visual
+        pi[kept], pj[kept], floor[kept] = a, b, least_here
+        kept += 1
+    # Segment and spot pairs likewise.
+    moving = 0
+    for a in range(len(seg)):
+        if shift[a] > 0:
+            moving += 1
+    sk = np.empty(moving * len(spots), np.int64)
+    ss = np.empty(moving * len(spots), np.int64)
+    spot_floor = np.empty(moving * len(spots))
+    kept_spots = 0
+    for a in range(len(seg)):
+        if not shift[a] > 0:
+            continue
+        reach = half[a] + spot_apart + shift[a]
+        sa = seg[a]
+        for s in range(len(spots)):
+            x, y = mid[a, 0] - spots[s, 0], mid[a, 1] - spots[s, 1]
+            if not np.sqrt(x * x + y * y) <= reach:
+                continue
+            qx, qy = spots[s, 0], spots[s, 1]
+            before = _to_segment(qx, qy, p[sa, 0], p[sa, 1], p[sa + 1, 0], p[sa + 1, 1])
+            least_here = min(before, least)
+            visual = max(least_here, min(before, keep_out[s]) - shrink)
+            if not _home(sa, s, curve, from_start, to_end, ends, spot_apart):
+                least_here = visual
+            if before - shift[a] < least_here:
+                sk[kept_spots], ss[kept_spots], spot_floor[kept_spots] = a, s, least_here
+                kept_spots += 1
+    # Measure, step back where a rule breaks, measure again what changed.
+    n = len(p)
+    step = np.zeros(n, np.int64)
+    changed = np.ones(n, np.bool_)
+    bad = np.zeros(n, np.bool_)
+    new = np.empty_like(p)
+    last = len(back_off) - 1
+    for r in range(rounds):
+        for x in range(n):
+            f = back_off[step[x]]
+            new[x, 0] = p[x, 0] + move[x, 0] * f
+            new[x, 1] = p[x, 1] + move[x, 1] * f
+        bad[:] = False
+        for t in range(kept):
+            sa, sb = seg[pi[t]], seg[pj[t]]
+            if not (changed[sa] or changed[sa + 1] or changed[sb] or changed[sb + 1]):
+                continue
+            if _seg_to_seg(new[sa], new[sa + 1], new[sb], new[sb + 1]) < floor[t]:
+                bad[sa] = bad[sa + 1] = bad[sb] = bad[sb + 1] = True
+        for t in range(kept_spots):
+            sa, s = seg[sk[t]], ss[t]
+            if not (changed[sa] or changed[sa + 1]):
+                continue
+            qx, qy = spots[s, 0], spots[s, 1]
+            d = _to_segment(qx, qy, new[sa, 0], new[sa, 1], new[sa + 1, 0], new[sa + 1, 1])
+            if d < spot_floor[t]:
+                bad[sa] = bad[sa + 1] = True
+        done = True
+        for x in range(n):
+            changed[x] = bad[x] and step[x] < last
+            if changed[x]:
+                done = False
+                # After two rounds a point that still breaks a rule stops moving.
+                step[x] = last if r >= 2 else step[x] + 1
+        if done:
+            return True, new
+    return False, p
+
+
+@njit(cache=True, error_model="numpy")
+def _together(
+    a: int,
+    b: int,
+    where: np.ndarray,
+    curve: np.ndarray,
+    from_start: np.ndarray,
+    ends: np.ndarray,
+    spots: np.ndarray,
+    bend: float,
+    spot_apart: float,
+) -> bool:
+    """:meth:`render.sprouts._Sheet.together` for the points ``a`` and ``b``."""
+    e, f = curve[a], curve[b]
+    if e == f and abs(from_start[a] - from_start[b]) < bend:
+        return True
+    for end in range(2):
+        s = ends[e, end]
+        if s >= 0 and (ends[f, 0] == s or ends[f, 1] == s):
+            x, y = where[0] - spots[s, 0], where[1] - spots[s, 1]
+            if np.sqrt(x * x + y * y) < spot_apart:
+                return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def _home(
+    at: int,
+    spot: int,
+    curve: np.ndarray,
+    from_start: np.ndarray,
+    to_end: np.ndarray,
+    ends: np.ndarray,
+    spot_apart: float,
+) -> bool:
+    """:meth:`render.sprouts._Sheet.home` for the point ``at`` and the spot ``spot``."""
+    e = curve[at]
+    return (ends[e, 0] == spot and from_start[at] < 2 * spot_apart) or (
+        ends[e, 1] == spot and to_end[at] < 2 * spot_apart
+    )
+
+
+@njit(cache=True, error_model="numpy")
+def corner_limit(
+    p: np.ndarray,
+    corners: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    sheet: Arrays,
+    spots: np.ndarray,
+    keep_out: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray],
+    enough: tuple[np.ndarray, np.ndarray],
+    room: Rules,
+) -> np.ndarray:
+    """The measuring part of :func:`render.sprouts._corner_limit`: for each corner (``at``,
+    ``v``, ``u``, ``w``, ``reach``) the least room over the segments of ``pairs`` next to it
+    and over the spots near it. ``enough`` is the room beyond which more does not matter,
+    for segments and for spots."""
+    at, v, u, w, reach = corners
+    seg, curve, from_start, to_end, ends, mid, half = sheet
+    least, apart, shrink, spot_apart, bend = room
+    enough_seg, enough_spot = enough
+    n = len(at)
+    corner_of = np.full(len(p), -1, np.int64)
+    arm_in = np.empty((n, 2))
+    arm_out = np.empty((n, 2))
+    for c in range(n):
+        corner_of[at[c]] = c
+        for k in range(2):
+            arm_in[c, k] = v[c, k] - u[c, k] * reach[c]
+            arm_out[c, k] = v[c, k] + w[c, k] * reach[c]
+    out = np.full(n, np.inf)
+    i, j = pairs
+    for t in range(len(i)):
+        for side in range(2):
+            near, other = (i[t], j[t]) if side == 0 else (j[t], i[t])
+            so = seg[other]
+            for point in (seg[near], seg[near] + 1):
+                c = corner_of[point]
+                if c < 0 or so == at[c] - 1 or so == at[c]:
+                    continue  # not a corner, or one of the two segments it joins
+                x, y = v[c, 0] - mid[other, 0], v[c, 1] - mid[other, 1]
+                if not np.sqrt(x * x + y * y) <= reach[c] + enough_seg[c] + half[other]:
+                    continue
+                d = min(
+                    _seg_to_seg(arm_in[c], v[c], p[so], p[so + 1]),
+                    _seg_to_seg(v[c], arm_out[c], p[so], p[so + 1]),
+                )
+                room_here = (d - least) / 2
+                if not _together(at[c], so, v[c], curve, from_start, ends, spots, bend, spot_apart):
+                    room_here = min(room_here, max(shrink / 2, (d - apart) / 2))
+                out[c] = min(out[c], room_here)
+    # Spots: they stay, so the piece may come all of its allowance nearer.
+    for c in range(n):
+        for s in range(len(spots)):
+            qx, qy = spots[s, 0], spots[s, 1]
+            x, y = v[c, 0] - qx, v[c, 1] - qy
+            if not np.sqrt(x * x + y * y) <= reach[c] + enough_spot[c]:
+                continue
+            d = min(
+                _to_segment(qx, qy, arm_in[c, 0], arm_in[c, 1], v[c, 0], v[c, 1]),
+                _to_segment(qx, qy, v[c, 0], v[c, 1], arm_out[c, 0], arm_out[c, 1]),
+            )
+            room_here = d - least
+            if not _home(at[c], s, curve, from_start, to_end, ends, spot_apart):
+                room_here = min(room_here, max(shrink, d - keep_out[s]))
+            out[c] = min(out[c], room_here)
+    return out

@@ -311,3 +311,15 @@ def test_smoothing_is_cached_per_drawing() -> None:
     assert sprouts.smooth_curves(g.drawing, room) is sprouts.smooth_curves(g.copy().drawing, room)
     with pytest.raises(ValueError):
         sprouts.smooth_curves(g.drawing, room)[0][0, 0] = 1.0
+
+
+def test_quantiles_are_numpys_to_the_last_bit() -> None:
+    """The segment search's cell sizes come from them, and which pairs it reports depends on
+    those: a different last bit could change a picture."""
+    rng = np.random.default_rng(5)
+    for n in [*range(1, 40), 100, 1001]:
+        for scale in (1.0, 7.3, 1e-3):
+            x = rng.random(n) * scale
+            for data in (x, np.round(x, 1)):
+                assert sprouts._median(data) == float(np.median(data))
+                assert sprouts._quantile(data, 0.9) == float(np.quantile(data, 0.9))
