@@ -47,7 +47,16 @@ def test_the_workers_draw_what_the_engine_draws(pool: RoutePool) -> None:
         _forget_routes()
         game.play(move)  # through the installed router: in the worker
         assert game.drawing.content == here.content
+        assert game.drawing.position.canonical() == here.position.canonical()
     assert sprouts_game._router == pool.route
+
+
+def test_a_drawing_comes_back_with_its_position_worked_out(pool: RoutePool) -> None:
+    """The worker's check after routing found the new drawing's faces and position; the bot
+    needs them next and does not work them out again."""
+    game = Game(5)
+    drawn = pool.route(game.drawing, game.legal_moves()[0])
+    assert {"walks", "faces", "position"} <= set(vars(drawn))
 
 
 def test_a_refused_move_comes_back_as_the_engine_error(pool: RoutePool) -> None:
