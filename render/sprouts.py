@@ -376,9 +376,14 @@ SAMPLE_TURN = math.radians(8)  # a rounded corner turns at most this much per sa
 def smooth_curves(drawing: Any, room: Room) -> tuple[np.ndarray, ...]:
     """Each curve of ``drawing`` smoothed, as a read-only (n, 2) array in drawing units;
     same ends, same first and last segment directions (cached per drawing)."""
-    curves = drawing.curves
-    if not curves:
+    if not drawing.curves:
         return ()
+    return _smoothed(*(a.tobytes() for a in _sheet_arrays(drawing)), room)
+
+
+def _sheet_arrays(drawing: Any) -> tuple[np.ndarray, ...]:
+    """What smoothing needs of a drawing: its curves' points and their counts, the spots,
+    which spots are dead, and the spot at each end of each curve (-1: none)."""
     pts, sizes = _curve_points(drawing)
     where = {(float(s.x), float(s.y)): i for i, s in enumerate(drawing.spots)}
     spots = np.asarray(list(where), dtype=float).reshape(-1, 2)
@@ -386,13 +391,11 @@ def smooth_curves(drawing: Any, room: Room) -> tuple[np.ndarray, ...]:
     ends = np.asarray(
         [
             [where.get((float(x), float(y)), -1) for x, y in (c.points[0], c.points[-1])]
-            for c in curves
+            for c in drawing.curves
         ],
         dtype=np.int64,
     )
-    return _smoothed(
-        pts.tobytes(), sizes.tobytes(), spots.tobytes(), dead.tobytes(), ends.tobytes(), room
-    )
+    return pts, sizes, spots, dead, ends
 
 
 @lru_cache(maxsize=8)
@@ -400,18 +403,21 @@ def _smoothed(
     pts: bytes, sizes: bytes, spots: bytes, dead: bytes, ends: bytes, room: Room
 ) -> tuple[np.ndarray, ...]:
     """:func:`smooth_curves` on the drawing's arrays as bytes (hashable, so cached)."""
-    sheet = _Sheet.of(
+    step = room.halved()
+    out = _rounded(_relaxed(_sheet(pts, sizes, spots, dead, ends, room), step), step)
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
+def _sheet(pts: bytes, sizes: bytes, spots: bytes, dead: bytes, ends: bytes, room: Room) -> _Sheet:
+    return _Sheet.of(
         np.frombuffer(pts).reshape(-1, 2).copy(),  # writable like later sheets: one kernel type
         np.frombuffer(sizes, dtype=np.int64),
         np.frombuffer(spots).reshape(-1, 2),
         np.where(np.frombuffer(dead, dtype=bool), room.body_apart, room.spot_apart),
         np.frombuffer(ends, dtype=np.int64).reshape(-1, 2),
     )
-    step = room.halved()
-    out = _rounded(_relaxed(sheet, step), step)
-    for a in out:
-        a.flags.writeable = False
-    return out
 
 
 @dataclass(frozen=True)
@@ -470,35 +476,6 @@ class _Sheet:
         i, j = owner[pi], owner[pj]
         keep = i != j
         return i[keep], j[keep]  # a pair of long segments may come more than once
-
-    def spot_pairs(self, at: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Pairs (k, s): spot ``s`` within ``reach[k]`` of the point ``at[k]``."""
-        return core.spot_pairs(
-            np.ascontiguousarray(at, dtype=float),
-            np.ascontiguousarray(reach, dtype=float),
-            self.spots,
-        )
-
-    def together(self, a: np.ndarray, b: np.ndarray, where: np.ndarray, room: Room) -> np.ndarray:
-        """Whether the parts at points ``a`` and ``b`` run close by nature, so that only the
-        least gap holds between them: two curves that end at one spot ``where`` lies near
-        (within its ring), or one curve near itself along its length (a tight bend)."""
-        e, f = self.curve[a], self.curve[b]
-        bend = np.abs(self.from_start[a] - self.from_start[b]) < BEND_LENGTH * room.apart
-        out = (e == f) & bend
-        for end in (0, 1):
-            s = self.ends[e, end]
-            shared = (s >= 0) & ((self.ends[f, 0] == s) | (self.ends[f, 1] == s))
-            out |= shared & (_length(*(where - self.spots[s]).T) < room.spot_apart)
-        return out
-
-    def home(self, at: np.ndarray, spot: np.ndarray, room: Room) -> np.ndarray:
-        """Whether ``spot`` is an end of the curve of point ``at``, no further along the
-        curve than two rings' width: near its own spot a curve may run in (it ends there)."""
-        e = self.curve[at]
-        return ((self.ends[e, 0] == spot) & (self.from_start[at] < 2 * room.spot_apart)) | (
-            (self.ends[e, 1] == spot) & (self.to_end[at] < 2 * room.spot_apart)
-        )
 
 
 def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
@@ -666,16 +643,6 @@ def _length(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-
-
-def _point_seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Distance from points ``q`` to segments ``ab`` (row by row)."""
-    return core.point_seg_dist(*(np.ascontiguousarray(x, dtype=float) for x in (q, a, b)))
-
-
-def _seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
-    """Distance between segments p0p1 and q0q1 (row by row; zero when they cross)."""
-    return core.seg_dist(*(np.ascontiguousarray(x, dtype=float) for x in (p0, p1, q0, q1)))
 
 
 def _dashes(line: Sequence[Point] | np.ndarray, dash: float, gap: float) -> list[list[Point]]:

@@ -330,7 +330,7 @@ def near_pairs(
 
 
 @njit(cache=True, error_model="numpy")
-def _to_segment(qx: float, qy: float, ax: float, ay: float, bx: float, by: float) -> float:
+def point_seg_dist(qx: float, qy: float, ax: float, ay: float, bx: float, by: float) -> float:
     """Distance from ``q`` to the segment ``ab``."""
     ux, uy = bx - ax, by - ay
     vx, vy = qx - ax, qy - ay
@@ -340,33 +340,14 @@ def _to_segment(qx: float, qy: float, ax: float, ay: float, bx: float, by: float
 
 
 @njit(cache=True, error_model="numpy")
-def point_seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Distance from points ``q`` to segments ``ab``, row by row ((n, 2) arrays)."""
-    out = np.empty(len(q))
-    for k in range(len(q)):
-        out[k] = _to_segment(q[k, 0], q[k, 1], a[k, 0], a[k, 1], b[k, 0], b[k, 1])
-    return out
-
-
-@njit(cache=True, error_model="numpy")
-def seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
-    """Distance between segments ``p0p1`` and ``q0q1``, row by row (zero where they
-    cross)."""
-    out = np.empty(len(p0))
-    for k in range(len(p0)):
-        out[k] = _seg_to_seg(p0[k], p1[k], q0[k], q1[k])
-    return out
-
-
-@njit(cache=True, error_model="numpy")
-def _seg_to_seg(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> float:
+def seg_dist(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> float:
     """Distance between segments ``ab`` and ``cd`` (points as 2-vectors): the least of the
     four distances from an end to the other segment, zero where they cross."""
     ax, ay, bx, by = a[0], a[1], b[0], b[1]
     cx, cy, dx, dy = c[0], c[1], d[0], d[1]
     out = min(
-        min(_to_segment(ax, ay, cx, cy, dx, dy), _to_segment(bx, by, cx, cy, dx, dy)),
-        min(_to_segment(cx, cy, ax, ay, bx, by), _to_segment(dx, dy, ax, ay, bx, by)),
+        min(point_seg_dist(ax, ay, cx, cy, dx, dy), point_seg_dist(bx, by, cx, cy, dx, dy)),
+        min(point_seg_dist(cx, cy, ax, ay, bx, by), point_seg_dist(dx, dy, ax, ay, bx, by)),
     )
     # Each segment's ends on either side of the other's line: they cross.
     a_side = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
@@ -376,26 +357,6 @@ def _seg_to_seg(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> f
     if a_side * b_side < 0 and c_side * d_side < 0:
         return 0.0
     return out
-
-
-@njit(cache=True, error_model="numpy")
-def spot_pairs(
-    at: np.ndarray, reach: np.ndarray, spots: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (k, s): spot ``s`` within ``reach[k]`` of the point ``at[k]``."""
-    count = 0
-    for sweep in range(2):
-        out_k = np.empty(count, np.int64)
-        out_s = np.empty(count, np.int64)
-        count = 0
-        for k in range(len(at)):
-            for s in range(len(spots)):
-                x, y = at[k, 0] - spots[s, 0], at[k, 1] - spots[s, 1]
-                if np.sqrt(x * x + y * y) <= reach[k]:
-                    if sweep:
-                        out_k[count], out_s[count] = k, s
-                    count += 1
-    return out_k, out_s
 
 
 @njit(cache=True, error_model="numpy")
@@ -429,7 +390,7 @@ def relax(
             continue  # neighbours along a curve
         if not (shift[a] > 0 or shift[b] > 0):
             continue
-        before = _seg_to_seg(p[sa], p[sa + 1], p[sb], p[sb + 1])
+        before = seg_dist(p[sa], p[sa + 1], p[sb], p[sb + 1])
         least_here = min(before, least)
         visual = max(least_here, min(before, apart) - shrink)
         if not before - shift[a] - shift[b] < visual:
@@ -457,7 +418,7 @@ def relax(
             if not np.sqrt(x * x + y * y) <= reach:
                 continue
             qx, qy = spots[s, 0], spots[s, 1]
-            before = _to_segment(qx, qy, p[sa, 0], p[sa, 1], p[sa + 1, 0], p[sa + 1, 1])
+            before = point_seg_dist(qx, qy, p[sa, 0], p[sa, 1], p[sa + 1, 0], p[sa + 1, 1])
             least_here = min(before, least)
             visual = max(least_here, min(before, keep_out[s]) - shrink)
             if not _home(sa, s, curve, from_start, to_end, ends, spot_apart):
@@ -482,14 +443,14 @@ def relax(
             sa, sb = seg[pi[t]], seg[pj[t]]
             if not (changed[sa] or changed[sa + 1] or changed[sb] or changed[sb + 1]):
                 continue
-            if _seg_to_seg(new[sa], new[sa + 1], new[sb], new[sb + 1]) < floor[t]:
+            if seg_dist(new[sa], new[sa + 1], new[sb], new[sb + 1]) < floor[t]:
                 bad[sa] = bad[sa + 1] = bad[sb] = bad[sb + 1] = True
         for t in range(kept_spots):
             sa, s = seg[sk[t]], ss[t]
             if not (changed[sa] or changed[sa + 1]):
                 continue
             qx, qy = spots[s, 0], spots[s, 1]
-            d = _to_segment(qx, qy, new[sa, 0], new[sa, 1], new[sa + 1, 0], new[sa + 1, 1])
+            d = point_seg_dist(qx, qy, new[sa, 0], new[sa, 1], new[sa + 1, 0], new[sa + 1, 1])
             if d < spot_floor[t]:
                 bad[sa] = bad[sa + 1] = True
         done = True
@@ -516,7 +477,9 @@ def _together(
     bend: float,
     spot_apart: float,
 ) -> bool:
-    """:meth:`render.sprouts._Sheet.together` for the points ``a`` and ``b``."""
+    """Whether the parts at points ``a`` and ``b`` run close by nature, so that only the
+    least gap holds between them: two curves that end at one spot ``where`` lies near
+    (within its ring), or one curve near itself along its length (a tight bend)."""
     e, f = curve[a], curve[b]
     if e == f and abs(from_start[a] - from_start[b]) < bend:
         return True
@@ -539,7 +502,8 @@ def _home(
     ends: np.ndarray,
     spot_apart: float,
 ) -> bool:
-    """:meth:`render.sprouts._Sheet.home` for the point ``at`` and the spot ``spot``."""
+    """Whether ``spot`` is an end of the curve of point ``at``, no further along the curve
+    than two rings' width: near its own spot a curve may run in (it ends there)."""
     e = curve[at]
     return (ends[e, 0] == spot and from_start[at] < 2 * spot_apart) or (
         ends[e, 1] == spot and to_end[at] < 2 * spot_apart
@@ -588,8 +552,8 @@ def corner_limit(
                 if not np.sqrt(x * x + y * y) <= reach[c] + enough_seg[c] + half[other]:
                     continue
                 d = min(
-                    _seg_to_seg(arm_in[c], v[c], p[so], p[so + 1]),
-                    _seg_to_seg(v[c], arm_out[c], p[so], p[so + 1]),
+                    seg_dist(arm_in[c], v[c], p[so], p[so + 1]),
+                    seg_dist(v[c], arm_out[c], p[so], p[so + 1]),
                 )
                 room_here = (d - least) / 2
                 if not _together(at[c], so, v[c], curve, from_start, ends, spots, bend, spot_apart):
@@ -603,8 +567,8 @@ def corner_limit(
             if not np.sqrt(x * x + y * y) <= reach[c] + enough_spot[c]:
                 continue
             d = min(
-                _to_segment(qx, qy, arm_in[c, 0], arm_in[c, 1], v[c, 0], v[c, 1]),
-                _to_segment(qx, qy, v[c, 0], v[c, 1], arm_out[c, 0], arm_out[c, 1]),
+                point_seg_dist(qx, qy, arm_in[c, 0], arm_in[c, 1], v[c, 0], v[c, 1]),
+                point_seg_dist(qx, qy, v[c, 0], v[c, 1], arm_out[c, 0], arm_out[c, 1]),
             )
             room_here = d - least
             if not _home(at[c], s, curve, from_start, to_end, ends, spot_apart):

@@ -215,7 +215,7 @@ def _sheets() -> list[Any]:
     return out
 
 
-def test_the_smoothing_kernels_measure_as_numpy_did_bit_for_bit() -> None:
+def test_the_distance_kernels_measure_as_numpy_did_bit_for_bit() -> None:
     rng = np.random.default_rng(3)
     pairs = 0
     for sheet, room in _sheets():
@@ -225,22 +225,169 @@ def test_the_smoothing_kernels_measure_as_numpy_did_bit_for_bit() -> None:
         extra = np.where(rng.random(len(seg)) < 0.8, room.apart * rng.random(len(seg)), 0.0)
         i, j = sheet.pairs(extra)
         pairs += len(i)
-        got = core.seg_dist(q0[i], q1[i], q0[j], q1[j])
+        got = [core.seg_dist(q0[a], q1[a], q0[b], q1[b]) for a, b in zip(i, j, strict=True)]
         assert np.array_equal(got, numpy_seg_dist(q0[i], q1[i], q0[j], q1[j]))
         a, b, c, d = (p[rng.integers(0, len(p), len(seg))] for _ in range(4))  # some cross
-        assert np.array_equal(core.seg_dist(a, b, c, d), numpy_seg_dist(a, b, c, d))
+        got = [core.seg_dist(*abcd) for abcd in zip(a, b, c, d, strict=True)]
+        assert np.array_equal(got, numpy_seg_dist(a, b, c, d))
         q = sheet.spots[rng.integers(0, len(sheet.spots), len(seg))]
-        assert np.array_equal(core.point_seg_dist(q, q0, q1), numpy_point_seg_dist(q, q0, q1))
-        # Spot pairs as a k-d tree finds them.
-        reach = room.spot_apart * 3 * rng.random(len(seg))
-        k, s = core.spot_pairs(sheet.mid, reach, sheet.spots)
-        found = cKDTree(sheet.mid).sparse_distance_matrix(
-            cKDTree(sheet.spots), float(reach.max()), output_type="ndarray"
-        )
-        near = found["v"] <= reach[found["i"]]
-        want = set(zip(found["i"][near].tolist(), found["j"][near].tolist(), strict=True))
-        assert set(zip(k.tolist(), s.tolist(), strict=True)) == want
+        got = [core.point_seg_dist(*x, *y, *z) for x, y, z in zip(q, q0, q1, strict=True)]
+        assert np.array_equal(got, numpy_point_seg_dist(q, q0, q1))
     assert pairs > 1000
+
+
+# The numpy code the relaxing and corner kernels replaced (render/sprouts.py at 4b39725).
+
+
+def numpy_together(sheet: Any, a: Any, b: Any, where: Any, room: Any) -> Any:
+    e, f = sheet.curve[a], sheet.curve[b]
+    bend = np.abs(sheet.from_start[a] - sheet.from_start[b]) < sprouts.BEND_LENGTH * room.apart
+    out = (e == f) & bend
+    for end in (0, 1):
+        s = sheet.ends[e, end]
+        shared = (s >= 0) & ((sheet.ends[f, 0] == s) | (sheet.ends[f, 1] == s))
+        out |= shared & (np.hypot(*(where - sheet.spots[s]).T) < room.spot_apart)
+    return out
+
+
+def numpy_home(sheet: Any, at: Any, spot: Any, room: Any) -> Any:
+    e = sheet.curve[at]
+    return ((sheet.ends[e, 0] == spot) & (sheet.from_start[at] < 2 * room.spot_apart)) | (
+        (sheet.ends[e, 1] == spot) & (sheet.to_end[at] < 2 * room.spot_apart)
+    )
+
+
+def numpy_spot_pairs(at: Any, reach: Any, spots: Any) -> tuple[Any, Any]:
+    x, y = (at[:, None, :] - spots[None, :, :]).transpose(2, 0, 1)
+    return np.nonzero(np.sqrt(x * x + y * y) <= reach[:, None])
+
+
+def numpy_relaxed_points(sheet: Any, room: Any) -> Any:
+    """The relaxed points (the input's when relaxing gave up)."""
+    p, seg = sheet.p, sheet.seg
+    along = np.arange(len(p)) - np.repeat(np.cumsum(sheet.sizes) - sheet.sizes, sheet.sizes)
+    free = np.nonzero((along >= 2) & (along <= np.repeat(sheet.sizes, sheet.sizes) - 3))[0]
+    if not len(free):
+        return p
+    target = p.copy()
+    for _ in range(sprouts.AVERAGING):
+        t = target.copy()
+        t[free] = (target[free - 1] + 2 * target[free] + target[free + 1]) / 4
+        target = t
+    move = target - p
+    size = sprouts._length(*move.T)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        move *= np.where(size > room.most, room.most / size, 1.0)[:, None]
+    move[size < room.least] = 0.0
+    size = sprouts._length(*move.T)
+    shift = np.maximum(size[seg], size[seg + 1])
+    i, j = sheet.pairs(np.where(shift > 0, room.apart + 2 * shift, 0.0))
+    keep = (sheet.curve[seg[i]] != sheet.curve[seg[j]]) | (np.abs(seg[j] - seg[i]) > 1)
+    keep &= (shift[i] > 0) | (shift[j] > 0)
+    i, j = i[keep], j[keep]
+    q0, q1 = p[seg], p[seg + 1]
+    before = numpy_seg_dist(q0[i], q1[i], q0[j], q1[j])
+    floor = np.minimum(before, room.least)
+    visual = np.maximum(floor, np.minimum(before, room.apart) - room.shrink)
+    keep = before - shift[i] - shift[j] < visual
+    i, j, floor, visual = i[keep], j[keep], floor[keep], visual[keep]
+    floor = np.where(numpy_together(sheet, seg[i], seg[j], sheet.mid[i], room), floor, visual)
+    moving = np.nonzero(shift > 0)[0]
+    reach = sheet.half[moving] + room.spot_apart + shift[moving]
+    k, s = numpy_spot_pairs(sheet.mid[moving], reach, sheet.spots)
+    k = moving[k]
+    spot_before = numpy_point_seg_dist(sheet.spots[s], q0[k], q1[k])
+    spot_floor = np.minimum(spot_before, room.least)
+    visual = np.maximum(spot_floor, np.minimum(spot_before, sheet.keep_out[s]) - room.shrink)
+    spot_floor = np.where(numpy_home(sheet, seg[k], s, room), spot_floor, visual)
+    keep = spot_before - shift[k] < spot_floor
+    k, s, spot_floor = k[keep], s[keep], spot_floor[keep]
+    step = np.zeros(len(p), dtype=np.int64)
+    changed = np.ones(len(p), dtype=bool)
+    last = len(sprouts.BACK_OFF) - 1
+    for rounds in range(sprouts.RELAX_ROUNDS):
+        new = p + move * sprouts.BACK_OFF[step][:, None]
+        n0, n1 = new[seg], new[seg + 1]
+        pairs = changed[seg[i]] | changed[seg[i] + 1] | changed[seg[j]] | changed[seg[j] + 1]
+        pi, pj = i[pairs], j[pairs]
+        bad = numpy_seg_dist(n0[pi], n1[pi], n0[pj], n1[pj]) < floor[pairs]
+        spot_pairs = changed[seg[k]] | changed[seg[k] + 1]
+        pk = k[spot_pairs]
+        far = numpy_point_seg_dist(sheet.spots[s[spot_pairs]], n0[pk], n1[pk])
+        bad_spot = far < spot_floor[spot_pairs]
+        points = np.concatenate([seg[pi[bad]], seg[pj[bad]], seg[pk[bad_spot]]])
+        points = np.concatenate([points, points + 1])
+        points = points[step[points] < last]
+        if not len(points):
+            return new
+        step[points] = last if rounds >= 2 else step[points] + 1
+        changed[:] = False
+        changed[points] = True
+    return p
+
+
+def numpy_corner_limit(sheet: Any, room: Any, c: Any, need: Any) -> Any:
+    arm_in, arm_out = c.v - c.u * c.reach[:, None], c.v + c.w * c.reach[:, None]
+    seg, q0, q1 = sheet.seg, sheet.p[sheet.seg], sheet.p[sheet.seg + 1]
+    enough = np.where(need <= room.shrink / 2, room.least, room.apart) + 2 * need
+    corner_of = np.full(len(sheet.p), -1)
+    corner_of[c.at] = np.arange(len(c.at))
+    reach = np.zeros(len(seg))
+    seg_in, seg_out = np.searchsorted(seg, c.at - 1), np.searchsorted(seg, c.at)
+    np.maximum.at(reach, seg_in, enough)
+    np.maximum.at(reach, seg_out, enough)
+    i, j = sheet.pairs(reach)
+    near, other = np.concatenate([i, j]), np.concatenate([j, i])
+    ci = np.concatenate([corner_of[seg[near]], corner_of[seg[near] + 1]])
+    sj = np.concatenate([other, other])
+    keep = (ci >= 0) & (seg[sj] != c.at[ci] - 1) & (seg[sj] != c.at[ci])
+    ci, sj = ci[keep], sj[keep]
+    dist = sprouts._length(*(c.v[ci] - sheet.mid[sj]).T)
+    keep = dist <= c.reach[ci] + enough[ci] + sheet.half[sj]
+    ci, sj = ci[keep], sj[keep]
+    d = np.minimum(
+        numpy_seg_dist(arm_in[ci], c.v[ci], q0[sj], q1[sj]),
+        numpy_seg_dist(c.v[ci], arm_out[ci], q0[sj], q1[sj]),
+    )
+    least = (d - room.least) / 2
+    visual = np.minimum(least, np.maximum(room.shrink / 2, (d - room.apart) / 2))
+    out = np.full(len(c.at), np.inf)
+    together = numpy_together(sheet, c.at[ci], seg[sj], c.v[ci], room)
+    np.minimum.at(out, ci, np.where(together, least, visual))
+    enough = np.where(need <= room.shrink, room.least, room.spot_apart) + need
+    ck, s = numpy_spot_pairs(c.v, c.reach + enough, sheet.spots)
+    spot = sheet.spots[s]
+    d = np.minimum(
+        numpy_point_seg_dist(spot, arm_in[ck], c.v[ck]),
+        numpy_point_seg_dist(spot, c.v[ck], arm_out[ck]),
+    )
+    least = d - room.least
+    visual = np.minimum(least, np.maximum(room.shrink, d - sheet.keep_out[s]))
+    np.minimum.at(out, ck, np.where(numpy_home(sheet, c.at[ck], s, room), least, visual))
+    return out
+
+
+def test_relaxing_and_rounding_measure_as_numpy_did_bit_for_bit() -> None:
+    """On real drawings (their spots dead and alive, curves meeting at them), as smoothing
+    sees them: the relaxed points, and how far each corner may be cut."""
+    corners = 0
+    for spots, seed in ((5, 1), (8, 2), (11, 3)):
+        g = engine.new("sprouts", spots=spots)
+        rng = random.Random(seed)
+        while not g.over:
+            g.play(rng.choice(g.legal_moves()))
+            lay, fit = sprouts.layout(g, {})
+            room = sprouts.Room.of(lay, fit.k)
+            arrays = (a.tobytes() for a in sprouts._sheet_arrays(g.drawing))
+            sheet, step = sprouts._sheet(*arrays, room), room.halved()
+            relaxed = sprouts._relaxed(sheet, step)
+            assert np.array_equal(relaxed.p, numpy_relaxed_points(sheet, step))
+            c = sprouts._Corners.of(relaxed)
+            need = np.minimum(c.need, step.most)
+            got = sprouts._corner_limit(relaxed, step, c, need)
+            assert np.array_equal(got, numpy_corner_limit(relaxed, step, c, need))
+            corners += len(c.at)
+    assert corners > 1000
 
 
 def test_the_pair_kernel_finds_the_pairs_and_orders_the_k_d_tree_did() -> None:
