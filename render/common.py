@@ -593,26 +593,33 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
 
 
 def png(img: Image.Image) -> bytes:
-    """Encode an index image as a palette PNG.
-
-    Deflate is most of a picture's cost, so when ISA-L (the ``isal`` package) is there the
-    PNG is written here: each row gets filter byte 0 (a one-pixel column of zeros pasted in
-    front does that in C) and ISA-L compresses at its level 1, about seven times faster than
-    zlib's fastest level for the same size. Without it Pillow's encoder does the work."""
+    """Encode an index image as a palette PNG (see :func:`png_array`)."""
     if _fast_zlib is None:
         buf = io.BytesIO()
         to_palette_image(img).save(buf, "PNG", compress_level=1)
         return buf.getvalue()
-    w, h = img.size
-    rows = Image.new("L", (w + 1, h), 0)
-    rows.paste(img, (1, 0))
+    return png_array(np.asarray(img))
+
+
+def png_array(pixels: np.ndarray) -> bytes:
+    """Encode an index array (rows of palette indices) as a palette PNG.
+
+    Deflate is most of a picture's cost, so when ISA-L (the ``isal`` package) is there the
+    PNG is written here: each row gets filter byte 0 (a column of zeros in front) and ISA-L
+    compresses at its level 1, about seven times faster than zlib's fastest level for the
+    same size. Without it Pillow's encoder does the work."""
+    if _fast_zlib is None:
+        return png(Image.fromarray(pixels))
+    h, w = pixels.shape
+    rows = np.zeros((h, w + 1), dtype=np.uint8)
+    rows[:, 1:] = pixels
     header = struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)  # 8-bit palette, no interlace
     return b"".join(
         (
             PNG_SIGNATURE,
             _chunk(b"IHDR", header),
             _chunk(b"PLTE", PALETTE.data[: 3 * len(PALETTE)]),
-            _chunk(b"IDAT", _fast_zlib.compress(rows.tobytes(), 1)),
+            _chunk(b"IDAT", _fast_zlib.compress(rows, 1)),
             _chunk(b"IEND", b""),
         )
     )

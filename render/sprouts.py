@@ -57,14 +57,14 @@ from render.common import (
     ink,
     make_header,
     mix,
-    png,
+    png_array,
     ring_sprite,
     scale_of,
 )
 from render.strings import lang_of, say
 
 SUPERSAMPLE = 2
-PILLOW_THINNER = 0.3  # see _stroke
+PILLOW_THINNER = 0.3  # see _stroke_kernel
 Point = tuple[float, float]
 
 
@@ -243,29 +243,11 @@ def _arc(box: int, radius: float, width: float, start: float, end: float) -> Ima
 # -- curves ------------------------------------------------------------------------------------
 
 
-def _stroke(img: Image.Image, lines: Sequence[Any], width: float, fg: Any) -> None:
-    """Anti-aliased polylines in one colour, round-capped and round-joined: each pixel's
-    coverage is counted on four samples, then mapped through a colour ramp
-    (:func:`render.sprouts_core.stroke`); ``lines`` are (n, 2) arrays or point lists, in
-    pixels."""
-    got = _polylines(lines)
-    if got is None:
-        return
-    every, starts, ends = got
-    pad = width + 2
-    (lx, ly), (hx, hy) = every.min(axis=0), every.max(axis=0)
-    x0, y0 = max(0, int(lx - pad)), max(0, int(ly - pad))
-    x1, y1 = min(img.width, int(hx + pad) + 1), min(img.height, int(hy + pad) + 1)
-    if x1 <= x0 or y1 <= y0:
-        return
-    size = (x1 - x0, y1 - y0)
-    region, mask = np.zeros((2, size[1], size[0]), dtype=np.uint8)
-    _stroke_kernel(region, mask, every - (x0, y0), starts, ends, width, fg)
-    img.paste(Image.frombuffer("L", size, region), (x0, y0), Image.frombuffer("L", size, mask))
-
-
 def _stroke_into(canvas: np.ndarray, lines: Sequence[Any], width: float, fg: Any) -> None:
-    """:func:`_stroke` straight into a picture's index array (no layer, no masked paste)."""
+    """Anti-aliased polylines in one colour, round-capped and round-joined, straight into a
+    picture's index array: each pixel's coverage is counted on four samples, then mapped
+    through a colour ramp (:func:`render.sprouts_core.stroke`); ``lines`` are (n, 2) arrays
+    or point lists, in pixels."""
     got = _polylines(lines)
     if got is not None:
         _stroke_kernel(canvas, NO_MASK, *got, width, fg)
@@ -695,10 +677,17 @@ _inked: Recent[tuple[Any, ...], np.ndarray] = Recent(4)
 
 def board_png(game: Any, view: dict[str, Any]) -> bytes:
     """The Sprouts drawing as PNG bytes."""
-    return png(board_image(game, view))
+    return png_array(_board_array(game, view))
 
 
 def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
+    return Image.fromarray(_board_array(game, view))
+
+
+def _board_array(game: Any, view: dict[str, Any]) -> np.ndarray:
+    """The picture as an index array, composed in numpy all through (Pillow draws only the
+    header's strip): a Pillow image of the whole would be copied once more to be drawn on,
+    and again to be encoded."""
     view = view or {}
     lang = lang_of(view)
     trial = _preview(game, view.get("preview"))
@@ -734,14 +723,15 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     at = None if spot is None else fit((float(spot.x), float(spot.y)))
     if at is not None and trial is None:
         ring_sprite(r * 1.75, thick, PLAYER_DARK[mover % 4], PAPER).put_into(canvas, *at)
-    img = Image.fromarray(canvas)
     if at is not None and trial is not None:
-        _dashed_ring(img, at, r * 1.75, thick, PLAYER_DARK[game.turn % 4])
-    draw_header(img, _header(game, view, lang), lay.u)
-    return img
+        _dashed_ring(canvas, at, r * 1.75, thick, PLAYER_DARK[game.turn % 4])
+    strip = Image.frombytes("L", (lay.width, header_height(lay.u)), canvas[: header_height(lay.u)])
+    draw_header(strip, _header(game, view, lang), lay.u)
+    canvas[: strip.height] = np.asarray(strip)
+    return canvas
 
 
-def _dashed_ring(img: Image.Image, at: Point, radius: float, width: float, fg: Any) -> None:
+def _dashed_ring(canvas: np.ndarray, at: Point, radius: float, width: float, fg: Any) -> None:
     """A dashed circle: the spot a previewed move would create."""
     cx, cy = at
     n = 12
@@ -750,7 +740,7 @@ def _dashed_ring(img: Image.Image, at: Point, radius: float, width: float, fg: A
         a0 = 2 * math.pi * k / n
         arc = [a0 + t * math.pi / n / 4 for t in range(5)]  # half of each 1/n turn is ink
         lines.append([(cx + radius * math.cos(a), cy + radius * math.sin(a)) for a in arc])
-    _stroke(img, lines, width, fg)
+    _stroke_into(canvas, lines, width, fg)
 
 
 def _preview(game: Any, move: Any) -> Any | None:

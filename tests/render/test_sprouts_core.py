@@ -140,9 +140,9 @@ def test_strokes_look_as_the_pillow_strokes_did(spots: int, seed: int) -> None:
     lay, curves = _engine_curves(spots, seed)
     for width, fg, most in ((lay.curve_width, INK, 0.23), (lay.curve_width * 1.9, PLAYER[1], 0.12)):
         old = Image.new("L", (lay.width, lay.height), 0)
-        new = old.copy()
+        new = np.zeros((lay.height, lay.width), dtype=np.uint8)
         pillow_stroke(old, curves, width, fg)
-        sprouts._stroke(new, curves, width, fg)
+        sprouts._stroke_into(new, curves, width, fg)
         ramp = np.zeros(256, dtype=np.int64)  # palette index -> step of the ramp
         for k, c in enumerate(ink(fg).ramp):
             ramp[c] = k
