@@ -467,11 +467,46 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
     the moving points of the pair step back (to 40%, then not at all) and it is measured
     again, so every pair that moved is checked as it is drawn, and a pair that did not move
     is the engine's own."""
+    aim = _relax_aim(sheet, room)
+    if aim is None:
+        return sheet
+    move, shift = aim
+    # Segment pairs a move could bring under a rule's gap, found here; which of them (and
+    # of the segment–spot pairs) it does bring under, and the stepping back, in the kernel.
+    pairs = sheet.pairs(np.where(shift > 0, room.apart + 2 * shift, 0.0))
+    arrays = (
+        sheet.seg,
+        sheet.curve,
+        sheet.from_start,
+        sheet.to_end,
+        sheet.ends,
+        sheet.mid,
+        sheet.half,
+    )
+    rules = (room.least, room.apart, room.shrink, room.spot_apart, BEND_LENGTH * room.apart)
+    relaxed, new = core.relax(
+        sheet.p,
+        move,
+        shift,
+        arrays,
+        sheet.spots,
+        sheet.keep_out,
+        pairs,
+        rules,
+        BACK_OFF,
+        RELAX_ROUNDS,
+    )
+    return sheet.moved(new) if relaxed else sheet
+
+
+def _relax_aim(sheet: _Sheet, room: Room) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where relaxing would move each point (``move``, capped) and how far each segment may
+    move (``shift``); None when no point may move."""
     p, seg = sheet.p, sheet.seg
     along = np.arange(len(p)) - np.repeat(np.cumsum(sheet.sizes) - sheet.sizes, sheet.sizes)
     free = np.nonzero((along >= 2) & (along <= np.repeat(sheet.sizes, sheet.sizes) - 3))[0]
     if not len(free):
-        return sheet
+        return None
     target = p.copy()
     for _ in range(AVERAGING):
         t = target.copy()
@@ -483,16 +518,7 @@ def _relaxed(sheet: _Sheet, room: Room) -> _Sheet:
         move *= np.where(size > room.most, room.most / size, 1.0)[:, None]
     move[size < room.least] = 0.0  # too little to see
     size = _length(*move.T)
-    shift = np.maximum(size[seg], size[seg + 1])  # how far each segment may move
-    # Segment pairs a move could bring under a rule's gap, found here; which of them (and
-    # of the segment–spot pairs) it does bring under, and the stepping back, in the kernel.
-    pairs = sheet.pairs(np.where(shift > 0, room.apart + 2 * shift, 0.0))
-    arrays = (seg, sheet.curve, sheet.from_start, sheet.to_end, sheet.ends, sheet.mid, sheet.half)
-    rules = (room.least, room.apart, room.shrink, room.spot_apart, BEND_LENGTH * room.apart)
-    relaxed, new = core.relax(
-        p, move, shift, arrays, sheet.spots, sheet.keep_out, pairs, rules, BACK_OFF, RELAX_ROUNDS
-    )
-    return sheet.moved(new) if relaxed else sheet
+    return move, np.maximum(size[seg], size[seg + 1])
 
 
 BEND_LENGTH = 4  # parts of one curve closer along it than this many `apart` make a bend

@@ -263,24 +263,12 @@ def numpy_spot_pairs(at: Any, reach: Any, spots: Any) -> tuple[Any, Any]:
 
 
 def numpy_relaxed_points(sheet: Any, room: Any) -> Any:
-    """The relaxed points (the input's when relaxing gave up)."""
+    """The relaxed points (the input's when relaxing gave up), from the same aim."""
     p, seg = sheet.p, sheet.seg
-    along = np.arange(len(p)) - np.repeat(np.cumsum(sheet.sizes) - sheet.sizes, sheet.sizes)
-    free = np.nonzero((along >= 2) & (along <= np.repeat(sheet.sizes, sheet.sizes) - 3))[0]
-    if not len(free):
+    aim = sprouts._relax_aim(sheet, room)
+    if aim is None:
         return p
-    target = p.copy()
-    for _ in range(sprouts.AVERAGING):
-        t = target.copy()
-        t[free] = (target[free - 1] + 2 * target[free] + target[free + 1]) / 4
-        target = t
-    move = target - p
-    size = sprouts._length(*move.T)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        move *= np.where(size > room.most, room.most / size, 1.0)[:, None]
-    move[size < room.least] = 0.0
-    size = sprouts._length(*move.T)
-    shift = np.maximum(size[seg], size[seg + 1])
+    move, shift = aim
     i, j = sheet.pairs(np.where(shift > 0, room.apart + 2 * shift, 0.0))
     keep = (sheet.curve[seg[i]] != sheet.curve[seg[j]]) | (np.abs(seg[j] - seg[i]) > 1)
     keep &= (shift[i] > 0) | (shift[j] > 0)
