@@ -1,5 +1,6 @@
-"""The engines' compiled kernels, loaded before the bot takes its first update; and the
-objects of start-up set aside from the garbage collector."""
+"""The engines' compiled kernels, loaded before the bot takes its first update; and the end
+of each process's start-up (:func:`settle`): its objects set aside from the garbage
+collector, freed picture-sized buffers kept for reuse."""
 
 from __future__ import annotations
 
