@@ -13,6 +13,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -31,7 +32,12 @@ PARENT_CHECK_SECONDS = 1.0
 def _end_with_parent(parent: int, then: Callable[[], None] | None = None) -> None:
     """Worker initializer: a spawned worker is not told when the bot process dies (killed,
     say) and would wait for work forever; this one exits when its parent is gone. ``then``
-    prepares the worker (loads compiled kernels) before its first job."""
+    prepares the worker (loads compiled kernels) before its first job.
+
+    Ctrl-C in a terminal reaches the whole process group: the bot stops and ends its pools,
+    and a worker that took the interrupt too would only print a traceback from its idle wait
+    (one per worker, on every stop of ``tetrad local``), so workers ignore it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

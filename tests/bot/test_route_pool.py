@@ -127,3 +127,8 @@ def _pillow_blocks_max() -> int:
     from PIL import Image
 
     return Image.core.get_blocks_max()
+
+
+def test_a_worker_leaves_ctrl_c_to_the_bot(pool: RoutePool) -> None:
+    """Ctrl-C reaches the whole process group; the bot stops and ends its workers."""
+    assert pool.call(signal.getsignal, signal.SIGINT) == signal.SIG_IGN
