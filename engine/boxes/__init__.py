@@ -10,7 +10,10 @@ accepts either dot order, upper case, spaces and any dash.
 
 Boards: ``Game(rows, cols)``, ``Game(mask=["##", "#."])``, ``Game(shape="heart")`` (names in
 ``engine.boxes.shapes.SHAPES``: cross, ring, frame, diamond, heart), presets ``quick`` (3×3),
-``classic`` (5×5), ``big`` (8×8); ``players=2..4``.
+``classic`` (5×5), ``big`` (8×8); ``players=2..4``. ``border=True`` (any board) plays Палочки:
+the figure's outline is drawn before the first move, so a corner box needs only two lines
+(``g.border``, ``g.outline_lines()``, ``g.is_outline(m)``; the outline has no owner and is not
+among ``moves``/``drawn_lines()``).
 
 Read-only views for the renderer and the bot (all cheap, none changes the game):
 

@@ -92,6 +92,10 @@ class Position(Searcher):
         self.set_position(game.drawn_mask)
         self.players = game.players
         self.first_player_turn = game.turn == 0
+        # Lines the players draw in the whole game (Палочки's outline is not theirs).
+        self.player_lines = (
+            game.board.full & ~(game.board.outline if game.border else 0)
+        ).bit_count()
 
     # -- analyses ---------------------------------------------------------------------------
 
@@ -163,15 +167,13 @@ class Position(Searcher):
         return count
 
     def wants_even_chains(self) -> bool:
-        """Long-chain rule: the first player wants dots + long chains even, the second odd."""
-        cols = self.board.cols
-        dots = {
-            (r + dr, c + dc)
-            for r, c in (divmod(b, cols) for b in self.boxes)
-            for dr in (0, 1)
-            for dc in (0, 1)
-        }
-        return (len(dots) % 2 == 0) == self.first_player_turn
+        """Long-chain rule: the first player wants dots + long chains even, the second odd.
+
+        It counts turns: every line the players draw ends a turn unless it completes boxes,
+        and the last one does, so turns = lines - boxes + 1 + (moves completing two boxes).
+        On a plain rectangle lines - boxes + 1 is its dots (Euler); the same count holds on
+        shapes with holes and with Палочки's outline, where the dots would be wrong."""
+        return ((self.player_lines - len(self.boxes) + 1) % 2 == 0) == self.first_player_turn
 
     # -- levels -------------------------------------------------------------------------------
 

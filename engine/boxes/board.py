@@ -46,6 +46,9 @@ class Board:
             for b, sides in enumerate(self.box_lines)
         ]
         self.full = sum(1 << n for n in self.lines)
+        # The figure's outline: the lines with a box on one side only (the edge, and the rim of
+        # every hole). In Палочки it is drawn before the game starts.
+        self.outline = sum(1 << n for n in self.lines if len(self.line_boxes[n]) == 1)
         self.centrality = self._centrality()
         self.symmetries = self._symmetries()
         self._grounds = self._ground_groups()

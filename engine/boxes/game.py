@@ -1,8 +1,16 @@
-"""Точки и квадраты (Dots and Boxes): rules, notation and records.
+"""Точки и квадраты (Dots and Boxes) and Палочки: rules, notation and records.
 
 Rules: players draw one line at a time in turn order; a line that completes one or two boxes
 scores them and its player moves again (one extra move even for two boxes); completing a box
-is never forced. The game ends when every line is drawn; most boxes wins, equal tops draw.
+is never forced. The game ends when every line is drawn; most boxes wins. Two players with
+equal tops draw; of three or four, those who share the top score win together (all of them
+level: a draw).
+
+Палочки (``border=True``, the school game): the outline of the field (the figure's edge and
+the rim of its holes) is drawn before the first move and belongs to nobody; the players draw
+only the lines inside it, and a box is closed by drawn lines and the outline alike (a corner
+box needs two lines). The outline is part of the position (``drawn_mask``), so the solver,
+the tables and the AI need nothing else to know about it.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ ILLEGAL_CODES: dict[str, str] = {
     "off_board": "{line} is outside the board",
     "no_line": "there is no line {line} on this board",
     "drawn": "{line} is already drawn",
+    "outline": "{line} is part of the outline, drawn before the game",
     "game_over": "the game is over",
     "no_such_player": "there is no player {player}",
     "bad_notation": "{text} does not name a line (write two neighbouring dots, like b3-c3)",
@@ -57,10 +66,11 @@ _NOTATION = re.compile(r"([a-z])\s*(\d{1,2})\s*(?:-+|\s)?\s*([a-z])\s*(\d{1,2})"
 class Game(BaseGame[Move]):
     """One game of Dots and Boxes.
 
-    ``Game(rows=3, cols=3, *, players=2, mask=None, shape=None)``: rows and cols count boxes
-    (1..12); ``mask`` (rows of ``#``/``.``) or ``shape`` (a name in
+    ``Game(rows=3, cols=3, *, players=2, mask=None, shape=None, border=False)``: rows and
+    cols count boxes (1..12); ``mask`` (rows of ``#``/``.``) or ``shape`` (a name in
     :data:`engine.boxes.shapes.SHAPES`) picks a shaped board, and then rows/cols may be left
-    out (they must match the mask when given).
+    out (they must match the mask when given). ``border=True`` plays Палочки: the figure's
+    outline is drawn from the start.
     """
 
     kind = "boxes"
@@ -79,7 +89,10 @@ class Game(BaseGame[Move]):
         players: int = 2,
         mask: Any = None,
         shape: str | None = None,
+        border: bool = False,
     ) -> None:
+        if not isinstance(border, bool):
+            raise BadOptions("border is true or false")
         if mask is not None and shape is not None:
             raise BadOptions("give a mask or a shape, not both")
         if shape is not None:
@@ -104,8 +117,15 @@ class Game(BaseGame[Move]):
         self.board: Board = board_for(mask_rows)
         self._moves = _move_table(self.board)
         self._players = players
-        self._drawn = 0
-        self._sides = [0] * (self.board.rows * self.board.cols)
+        self._border = border
+        self._outline = self.board.outline if border else 0
+        self._drawn = self._outline
+        self._sides = [
+            sum(self._outline >> n & 1 for n in sides) if exists else 0
+            for sides, exists in zip(self.board.box_lines, self.board.box_exists, strict=True)
+        ]
+        if any(self._sides[b] == 4 for b in self.board.boxes):
+            raise BadOptions("with the outline drawn, a lone box would have no side to draw")
         self._line_owner = [-1] * self.board.nlines
         self._box_owner = [-1] * (self.board.rows * self.board.cols)
         self._scores = [0] * players
@@ -143,6 +163,8 @@ class Game(BaseGame[Move]):
             d["shape"] = self._shape
         elif self._custom_mask:
             d["mask"] = list(self.board.mask)
+        if self._border:  # only when set: Dots and Boxes records stay as they were
+            d["border"] = True
         return d
 
     @property
@@ -173,6 +195,9 @@ class Game(BaseGame[Move]):
         if not self.board.line_boxes[n]:
             text = self.format_move(move)
             raise IllegalMove(f"no line {text} on this board", code="no_line", line=text)
+        if self._outline >> n & 1:
+            text = self.format_move(move)
+            raise IllegalMove(f"{text} is part of the outline", code="outline", line=text)
         if self._drawn >> n & 1:
             text = self.format_move(move)
             raise IllegalMove(f"{text} is already drawn", code="drawn", line=text)
@@ -283,6 +308,19 @@ class Game(BaseGame[Move]):
     def shape(self) -> str | None:
         return self._shape
 
+    @property
+    def border(self) -> bool:
+        """Палочки: the outline was drawn before the first move."""
+        return self._border
+
+    def outline_lines(self) -> list[Move]:
+        """The lines drawn from the start (the outline in Палочки; none otherwise)."""
+        return [self._moves[n] for n in self.board.lines if self._outline >> n & 1]
+
+    def is_outline(self, move: Move) -> bool:
+        n = self.board.number(move.orient, move.r, move.c) if _is_coord(move) else None
+        return n is not None and bool(self._outline >> n & 1)
+
     def all_lines(self) -> list[Move]:
         """Every line of the board, drawn or not."""
         return [self._moves[n] for n in self.board.lines]
@@ -311,7 +349,7 @@ class Game(BaseGame[Move]):
         return None if owner < 0 else owner
 
     def box_sides(self, r: int, c: int) -> int:
-        """How many sides of the box are drawn (0..4)."""
+        """How many sides of the box are drawn (0..4), the outline's among them."""
         return self._sides[r * self.board.cols + c] if self.has_box(r, c) else 0
 
     def drawn_lines(self) -> dict[Move, int]:
@@ -352,7 +390,8 @@ class Game(BaseGame[Move]):
 
     @property
     def drawn_mask(self) -> int:
-        """The drawn lines as a bit set over line numbers (see :mod:`engine.boxes.board`)."""
+        """The drawn lines, the outline's among them, as a bit set over line numbers (see
+        :mod:`engine.boxes.board`)."""
         return self._drawn
 
     def sides(self) -> list[int]:
@@ -373,7 +412,9 @@ class Game(BaseGame[Move]):
         cls.check_record(data, RECORD_VERSION)
         try:
             options = {
-                k: data[k] for k in ("rows", "cols", "players", "mask", "shape") if k in data
+                k: data[k]
+                for k in ("rows", "cols", "players", "mask", "shape", "border")
+                if k in data
             }
             g = cls(**options)
             lines = data["lines"]
