@@ -1,5 +1,6 @@
 """Точки и квадраты: dots on squared paper (two paper squares to a box), lines in the colour
 of the player who drew them, taken boxes tinted with the owner's colour, marker and initial.
+Палочки's outline, drawn before the game by nobody, is in the dots' ink, as a pencil drew it.
 
 The paper, grid, coordinate labels and the dots are one cached layer per board; a picture
 copies it and draws only the lines and boxes.
@@ -192,13 +193,16 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     w = lay.line_width
     if view.get("labels"):
         _draw_guides(img, lay, game, lines, taken)
+    outline = game.outline_lines()
+    for m in outline:
+        draw.line(_ends(lay, m), fill=color(INK), width=w)
     if view.get("last", True):
         halo = color(HALO)
         for m in game.last_turn:
             draw.line(_ends(lay, m), fill=halo, width=round(w * 3.2))
     for m, owner in lines.items():
         draw.line(_ends(lay, m), fill=color(PLAYER[owner]), width=w)
-    if lines or view.get("labels"):  # the dots go back over the lines and guides
+    if lines or outline or view.get("labels"):  # the dots go back over the lines and guides
         dot = _dot_sprite(lay)
         for r, c in _dots(tuple(game.mask)):
             dot.put(img, *lay.xy(r, c))
@@ -238,7 +242,7 @@ def _draw_guides(
 ) -> None:
     """What the keyboard offers: the free lines dashed, the open boxes named."""
     for m in game.all_lines():
-        if m not in lines:
+        if m not in lines and not game.is_outline(m):
             (x, y), _ = _ends(lay, m)
             (dx, dy), ink_, mask = _guide(lay, m.orient)
             img.paste(ink_, (x + dx, y + dy), mask)
@@ -270,11 +274,12 @@ def _header(game: Any, view: dict[str, Any], lang: str) -> Header:
     if turn:
         last = game.format_move(turn[-1]) + (f" (+{len(turn) - 1})" if len(turn) > 1 else "")
     size = game.shape or f"{game.rows}×{game.cols}"
+    name = say(lang, "game.palochki" if game.border else "game.boxes")
     return make_header(
         game,
         view,
         lang,
-        title=f"{say(lang, 'game.boxes')} · {size}",
+        title=f"{name} · {size}",
         scores=True,
         last=last,
     )

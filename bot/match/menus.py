@@ -28,14 +28,17 @@ DOTS_SIZES: dict[str, dict[str, Any]] = {
 DOTS_FLAGS = (("g", "grounding", True), ("t", "scoring", "territory"))
 BOX_BOARDS: dict[str, dict[str, Any]] = {
     "3": {"rows": 3, "cols": 3},
-    "4": {"rows": 4, "cols": 4},
-    "5": {"rows": 5, "cols": 5},
+    "35": {"rows": 3, "cols": 5},
+    "4": {"rows": 4, "cols": 4},  # no longer offered; kept for menus sent before
+    "5": {"rows": 5, "cols": 5},  # 6×6 dots: the usual school Палочки
     "8": {"rows": 8, "cols": 8},
     "x": {"shape": "cross"},
     "r": {"shape": "ring"},
     "d": {"shape": "diamond"},
     "h": {"shape": "heart"},
 }
+BOX_RECTANGLES = ("3", "35", "5", "8")  # offered, with the shapes
+BOX_BORDER = "p"  # Палочки: the outline drawn from the start (a flag after the player count)
 SPROUT_SPOTS = tuple(range(2, 11))
 # One tap from /new: a quick game against the bot at medium level.
 QUICK = {"d": "d.q.-.am", "b": "b.3.2.am", "s": "s.4.-.am"}
@@ -114,10 +117,13 @@ def build_options(kind: str, code: str, size: str, flags: str) -> dict[str, Any]
             return options
         if code == "b":
             options = dict(BOX_BOARDS[size])
-            players = int(flags) if flags.isdigit() else 2
+            count = flags.removesuffix(BOX_BORDER)
+            players = 2 if count in ("", "-") else int(count)
             if not 2 <= players <= 4:
                 raise ValueError(players)
             options["players"] = players
+            if flags.endswith(BOX_BORDER):
+                options["border"] = True
             return options
         spots = int(size)
         if spots not in SPROUT_SPOTS:
@@ -138,7 +144,7 @@ def _size_screen(user: int, code: str) -> Screen:
         rows = [[Button(Text(f"menu.dots_{k}"), _cb(user, f"d.{k}"))] for k in DOTS_SIZES]
     elif code == "b":
         rows = [
-            [Button(f"{k}×{k}", _cb(user, f"b.{k}.2")) for k in ("3", "4", "5", "8")],
+            [_box_size_button(user, k) for k in BOX_RECTANGLES],
             [
                 Button(Text(f"shape.{BOX_BOARDS[k]['shape']}"), _cb(user, f"b.{k}.2"))
                 for k in "xrdh"
@@ -153,6 +159,11 @@ def _size_screen(user: int, code: str) -> Screen:
     return Screen(Text(f"menu.size_{KINDS[code]}"), rows)
 
 
+def _box_size_button(user: int, code: str) -> Button:
+    board = BOX_BOARDS[code]
+    return Button(f"{board['rows']}×{board['cols']}", _cb(user, f"b.{code}.2"))
+
+
 def _variant_screen(user: int, code: str, size: str, flags: str) -> Screen:
     base = f"{code}.{size}"
     rows: Keyboard = []
@@ -165,14 +176,23 @@ def _variant_screen(user: int, code: str, size: str, flags: str) -> Screen:
                 [Button(Text(f"menu.flag_{key}", mark=mark), _cb(user, f"{base}.{toggled or '-'}"))]
             )
     elif code == "b":
+        border = flags.endswith(BOX_BORDER)
+        count = flags.removesuffix(BOX_BORDER)
+        keep = BOX_BORDER if border else ""
         rows = [
             [
                 Button(
-                    Text("menu.players", n=n, mark="●" if flags == str(n) else "○"),
-                    _cb(user, f"{base}.{n}"),
+                    Text("menu.players", n=n, mark="●" if count == str(n) else "○"),
+                    _cb(user, f"{base}.{n}{keep}"),
                 )
                 for n in (2, 3, 4)
-            ]
+            ],
+            [
+                Button(
+                    Text("menu.flag_border", mark="☑" if border else "☐"),
+                    _cb(user, f"{base}.{count}{'' if border else BOX_BORDER}"),
+                )
+            ],
         ]
     else:
         on = "m" in flags

@@ -44,6 +44,8 @@ def title(match: Match, lang: str) -> str:
         size = f"{game.width}×{game.height}"
     elif match.kind == "boxes":
         size = t(lang, f"shape.{game.shape}") if game.shape else f"{game.rows}×{game.cols}"
+        if game.border:
+            return f"{t(lang, 'boxes.palochki')} · {size}"
     else:
         size = t(lang, "sprouts.spots", n=o.get("spots", "?"))
         if o.get("misere"):

@@ -36,7 +36,7 @@ def _code(m: Move) -> str:
 def _line_button(game: Any, m: Move, cb: CallbackMaker, free: str) -> Button:
     if not game.has_line(m):
         return Button(NONE, cb("n", "none"))
-    if game.line_owner(m) is not None:
+    if game.line_owner(m) is not None or game.is_outline(m):  # Палочки's outline is drawn
         return Button(DRAWN, cb("n", "drawn"))
     return Button(free, cb("p", _code(m)))
 
