@@ -62,40 +62,69 @@ END_REASONS = ("end", "resign", "time", "agreement", "stop", "ground")
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """The final outcome: scores per player, the winner's index (None for a draw), and how."""
+    """The final outcome: scores per player, who won, and how.
+
+    ``winner`` is the one winner's index, None when there is not exactly one; ``winners``
+    every winner: ``(winner,)``, or of three or four players those who share the top score
+    (joint winners: they won, the others lost), or ``()`` for a draw (nobody lost).
+    """
 
     scores: tuple[int, ...]
     winner: int | None
     reason: str = "end"
     loser: int | None = None  # who resigned or ran out of time, when that ended the game
+    winners: tuple[int, ...] = ()  # filled in from ``winner`` when that is given
 
     def __post_init__(self) -> None:
         if self.reason not in END_REASONS:
             raise ValueError(f"unknown end reason {self.reason!r}")
+        if self.winner is not None:
+            if self.winners not in ((), (self.winner,)):
+                raise ValueError("a single winner's result lists only that winner")
+            object.__setattr__(self, "winners", (self.winner,))
+        elif len(self.winners) == 1:
+            raise ValueError("a single winner is given as winner")
+        elif len(set(self.winners)) != len(self.winners) or not all(
+            isinstance(i, int) and 0 <= i < len(self.scores) for i in self.winners
+        ):
+            raise ValueError(f"bad joint winners {self.winners!r}")
 
     @property
     def draw(self) -> bool:
-        return self.winner is None
+        return not self.winners
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"s": list(self.scores), "w": self.winner, "r": self.reason}
         if self.loser is not None:
             d["l"] = self.loser
+        if len(self.winners) > 1:  # only then: older records read as before
+            d["ws"] = list(self.winners)
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> GameResult:
         try:
-            return cls(tuple(int(s) for s in d["s"]), d["w"], d.get("r", "end"), d.get("l"))
+            return cls(
+                tuple(int(s) for s in d["s"]),
+                d["w"],
+                d.get("r", "end"),
+                d.get("l"),
+                tuple(d.get("ws", ())),
+            )
         except (KeyError, TypeError, ValueError) as e:
             raise BadRecord(f"bad result record: {e}") from e
 
     @staticmethod
     def by_scores(scores: Sequence[int], reason: str = "end") -> GameResult:
-        """The player with the strictly highest score wins; a shared top score is a draw."""
+        """The player with the strictly highest score wins. A top score shared by some of
+        three or four players makes them joint winners; shared by all (or by both of two),
+        a draw."""
         best = max(scores)
-        leaders = [i for i, s in enumerate(scores) if s == best]
-        return GameResult(tuple(scores), leaders[0] if len(leaders) == 1 else None, reason)
+        leaders = tuple(i for i, s in enumerate(scores) if s == best)
+        if len(leaders) == 1:
+            return GameResult(tuple(scores), leaders[0], reason)
+        joint = leaders if len(leaders) < len(scores) else ()
+        return GameResult(tuple(scores), None, reason, winners=joint)
 
 
 MoveT = TypeVar("MoveT", bound=Hashable)

@@ -453,9 +453,17 @@ def player_names(view: dict[str, Any], lang: str, n: int) -> list[str]:
 
 
 def result_text(game: Any, names: Sequence[str], lang: str, with_score: bool) -> str:
-    """ "Alice wins · 12 : 7 · Bob resigned" from the game's result."""
+    """ "Alice wins · 12 : 7 · Bob resigned" (or "Alice and Bob win · 3 : 3 : 0 : 0") from
+    the game's result."""
     r = game.result
-    parts = [say(lang, "draw") if r.winner is None else say(lang, "wins", name=names[r.winner])]
+    if len(r.winners) > 1:
+        won = [names[i] for i in r.winners]
+        both = say(lang, "and", a=", ".join(won[:-1]), b=won[-1])
+        parts = [say(lang, "win_joint", names=both)]
+    elif r.winner is None:
+        parts = [say(lang, "draw")]
+    else:
+        parts = [say(lang, "wins", name=names[r.winner])]
     if with_score:
         parts.append(" : ".join(str(s) for s in r.scores))
     loser = names[r.loser] if r.loser is not None and r.loser < len(names) else "?"

@@ -10,7 +10,9 @@ rating, and the leaderboards together.
 Rules: ratings are for games between people only; a match with a bot seat is unrated and
 counts, for each person, in the tally against that bot level (``vs_ai``). In a game of more
 than two players each person is rated against each other person (a better place wins that
-pair, an equal place draws). "Won" means first place alone, "drawn" a shared first place.
+pair, an equal place draws), so joint winners draw each other and beat the rest. "Won"
+means first place, alone or shared with some (joint winners); "drawn" a first place shared
+by every seat; "lost" any other place.
 
 Leaderboards are sorted sets scored by rating: one global per game ``t:lb:<game>`` and one per
 chat and game ``t:lb:<game>:{chat}`` listing the people who played a rated game in that chat.
@@ -133,7 +135,7 @@ def _result(places: Sequence[int], i: int) -> str:
     best = min(places)
     if places[i] != best:
         return "lost"
-    return "won" if places.count(best) == 1 else "drawn"
+    return "drawn" if places.count(best) == len(places) else "won"
 
 
 def _pair_score(mine: int, theirs: int) -> float:
@@ -208,7 +210,8 @@ def _score(
             ).rounded()
             change = Change(p.user_id, result, before[n], after)
             if result == "won":
-                top = max(others, key=lambda m: before[m].rating)
+                beaten = [m for m in others if places[players[m].seat] > mine]
+                top = max(beaten, key=lambda m: before[m].rating)
                 if best is None or before[top].rating > best.rating:
                     best = BestWin(before[top].rating, players[top].user_id, match_id)
             chats = _board_chats(p.key, p.row[2], chat_id)

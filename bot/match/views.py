@@ -121,6 +121,10 @@ def result_line(match: Match, lang: str) -> str:
     if res is None:
         return t(lang, "caption.cancelled")
     how = t(lang, f"end.{res.reason}")
+    if len(res.winners) > 1:  # joint winners (three or four players sharing the top score)
+        names = [html.escape(seat_name(match.seats[i], lang)) for i in res.winners]
+        both = t(lang, "result.and", a=", ".join(names[:-1]), b=names[-1])
+        return t(lang, "result.win_joint", who=both, how=how)
     if res.winner is None:
         return t(lang, "result.draw", how=how)
     who = html.escape(seat_name(match.seats[res.winner], lang))

@@ -98,7 +98,7 @@ async def play_to_end(
         if finished(board) or made == moves:
             return board
         v = version(board)
-        user = _to_move(players, board)
+        user = to_move(players, board)
         plays = buttons(board, "p")
         if plays:
             r, c = rng.choice(plays)
@@ -124,7 +124,7 @@ def finished(m: MessageView) -> bool:
     return not any(buttons(m, op) for op in ("p", "c"))
 
 
-def _to_move(players: dict[int, UserHandle], board: MessageView) -> UserHandle:
+def to_move(players: dict[int, UserHandle], board: MessageView) -> UserHandle:
     if len(players) == 1:
         return next(iter(players.values()))
     raw = board.raw.get("caption_entities") or board.raw.get("entities") or []

@@ -66,6 +66,16 @@ def test_result_line_says_how_the_game_ended(reason: str) -> None:
     assert common.result_text(g, ["Ann", "Ben"], "en", True).startswith("Draw")
 
 
+def test_result_line_names_joint_winners() -> None:
+    g = engine.new("boxes", rows=3, cols=3, players=4)
+    g._result = engine.GameResult.by_scores((3, 3, 0, 0))
+    names = ["Ann", "Ben", "Cid", "Dan"]
+    assert common.result_text(g, names, "en", True) == "Ann and Ben win · 3 : 3 : 0 : 0 · game over"
+    assert common.result_text(g, names, "ru", False) == "Победа: Ann и Ben · игра окончена"
+    g._result = engine.GameResult.by_scores((2, 2, 2, 1))
+    assert common.result_text(g, names, "en", False).startswith("Ann, Ben and Cid win")
+
+
 def test_header_uses_the_views_title_names_and_status() -> None:
     g = engine.new("boxes", rows=2, cols=2, players=3)
     h = common.make_header(

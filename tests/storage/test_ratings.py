@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import storage
-from storage import AiSeat, InvalidRecord
+from storage import AiSeat, InvalidRecord, glicko
 from storage.glicko import Rating, update
 
 from .helpers import bump, record
@@ -119,7 +119,7 @@ async def test_unrated_game_counts_but_does_not_rate(store: storage.Store) -> No
 async def test_more_than_two_players_and_ties(store: storage.Store) -> None:
     out = await store.ratings.record("four0001", "boxes", [1, 2, 3, 4], [0, 0, 2, 3])
     results = {c.user_id: c.result for c in out.changes}
-    assert results == {1: "drawn", 2: "drawn", 3: "lost", 4: "lost"}
+    assert results == {1: "won", 2: "won", 3: "lost", 4: "lost"}  # joint winners
     deltas = {c.user_id: c.delta for c in out.changes}
     assert deltas[1] == pytest.approx(deltas[2])  # same results against the same field
     assert deltas[1] > 0 > deltas[3] > deltas[4]  # type: ignore[operator]
@@ -158,3 +158,36 @@ async def test_bad_results_are_refused(
     with pytest.raises(InvalidRecord):
         await store.ratings.record("badgame1", "dots", seats, places)
     assert await store.client.exists(store.keys.result("badgame1")) == 0
+
+
+async def test_joint_winners_draw_each_other_and_beat_the_rest(store: storage.Store) -> None:
+    for i in range(3):  # user 3 grows strong, user 4 weak: the field is uneven
+        await store.ratings.record(f"warm100{i}", "boxes", [3, 4], [0, 1])
+    before = {u: await store.ratings.get(u, "boxes") for u in (1, 2, 3, 4)}
+    out = await store.ratings.record("four0002", "boxes", [1, 2, 3, 4], [0, 0, 1, 1])
+    assert {c.user_id: c.result for c in out.changes} == {1: "won", 2: "won", 3: "lost", 4: "lost"}
+
+    def rating(u: int) -> glicko.Rating:
+        r = before[u]
+        return glicko.Rating(r.rating, r.rd, r.volatility).aged(
+            0 if r.last is None else (out_now - r.last) / glicko.PERIOD
+        )
+
+    out_now = next(c.after for c in out.changes if c.user_id == 1).last  # type: ignore[union-attr]
+    for c in out.changes:
+        pairs = {1: [(2, 0.5), (3, 1.0), (4, 1.0)], 2: [(1, 0.5), (3, 1.0), (4, 1.0)]}.get(
+            c.user_id, [(1, 0.0), (2, 0.0), (3 if c.user_id == 4 else 4, 0.5)]
+        )
+        expected = glicko.update(rating(c.user_id), [(rating(o), x) for o, x in pairs])
+        assert c.after is not None
+        assert c.after.rating == pytest.approx(expected.rating, abs=0.01), c.user_id
+    # A joint winner's best win is the strongest player beaten, not the co-winner.
+    best = (await store.users.stats(1, "boxes")).best_win
+    assert best is not None and best.opponent == 3
+    tally = (await store.users.stats(2, "boxes")).tally
+    assert (tally.won, tally.drawn, tally.lost) == (1, 0, 0)
+
+
+async def test_a_top_score_shared_by_every_seat_is_a_draw(store: storage.Store) -> None:
+    out = await store.ratings.record("three001", "boxes", [1, 2, 3], [0, 0, 0])
+    assert {c.result for c in out.changes} == {"drawn"}
