@@ -6,6 +6,7 @@ from functools import cache
 
 from engine.boxes import Game, Move
 from engine.boxes.board import Board
+from engine.boxes.solver import value
 
 
 def position(game: Game, undrawn: list[Move]) -> Game:
@@ -35,3 +36,10 @@ def brute_force(board: Board):
         return best
 
     return f
+
+
+def solve(game: Game) -> int:
+    """The exact value by search only (no shipped table)."""
+    v = value(game, use_table=False, time_limit=None)
+    assert v is not None
+    return v

@@ -17,7 +17,7 @@ from engine.boxes.board import board_for
 from engine.boxes.solver import Searcher, value
 from engine.boxes.tables import lookup
 
-from .helpers import brute_force
+from .helpers import brute_force, solve
 
 # Values of the empty Палочки board (first player's boxes minus second's, perfect play),
 # computed by the exact solver and by a brute force over every set of inner lines
@@ -36,12 +36,6 @@ BORDER_SOLVED = {
     (3, 5): 5,
     (4, 4): 0,
 }
-
-
-def solve(game: Game) -> int:
-    v = value(game, use_table=False, time_limit=None)
-    assert v is not None
-    return v
 
 
 # -- rules ------------------------------------------------------------------------------------

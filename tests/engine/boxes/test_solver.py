@@ -13,7 +13,7 @@ from engine.boxes.ai import Position
 from engine.boxes.board import board_for
 from engine.boxes.solver import Searcher, loony_value, value
 
-from .helpers import brute_force, position
+from .helpers import brute_force, position, solve
 
 # Solved values of the empty board, first player's boxes minus second's, perfect play
 # (Barker & Korf, "Solving Dots-And-Boxes", AAAI 2012, and earlier work they cite).
@@ -31,13 +31,6 @@ SOLVED = {
     (4, 4): 0,
     (4, 5): 0,
 }
-
-
-def solve(game: Game) -> int:
-    """Search only: no shipped table."""
-    v = value(game, use_table=False, time_limit=None)
-    assert v is not None
-    return v
 
 
 @pytest.mark.parametrize("size", [(1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (2, 4)])
