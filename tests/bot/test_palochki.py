@@ -11,7 +11,14 @@ from PIL import Image
 
 from render import boxes as render_boxes
 from render.common import INK
-from tests.bot.helpers import buttons, play_to_end, stored_match, texts, wait_message
+from tests.bot.helpers import (
+    buttons,
+    endings,
+    play_to_end,
+    stored_match,
+    texts,
+    wait_message,
+)
 from tests.fixtures.playground import ScenarioClient
 
 MENU = {
@@ -63,6 +70,13 @@ async def test_palochki_game_to_the_end_against_each_level(
     done = await stored_match(pg._settings.redis_url, final)
     assert done.game.over and sum(done.game.scores) == boxes
     assert done.game.ply == lines  # only the players' lines are moves
+    if level == "easy":  # a rematch is Палочки again
+        await endings(alice.private)
+        await alice.press("🔁 Rematch", final)
+        new = await alice.private.last_with_buttons()
+        assert new.message_id != final.message_id
+        assert f"{title} · {size}" in (new.caption or ""), new.caption
+        assert (await stored_match(pg._settings.redis_url, new)).game.border
 
 
 async def test_the_outline_reads_as_drawn_and_cannot_be_played(pg: ScenarioClient) -> None:
