@@ -21,7 +21,7 @@ grounding player's ungrounded dots are added to the opponent's score.
 Actions besides moves (each raises :class:`engine.IllegalMove` with a ``code`` from
 :data:`ILLEGAL_CODES` when not allowed, and changes nothing):
 
-- ``g.stop(player, now=None, limit=180)`` on ``player``'s turn: they place no more dots and
+- ``g.stop(player, now=None, limit=180)`` on either turn: ``player`` places no more dots and
   the other player moves alone. ``g.deadline`` is ``now + limit`` on the caller's clock (the
   engine never reads a clock); ``g.expired(now)`` compares. ``g.finish_stop()`` ends the
   game, scores deciding: call it when the player taps Done or the deadline passes.
@@ -47,7 +47,10 @@ For the renderer — read-only views, cheap enough to call once per picture:
   ring's points in order round the polygon; the last links back to the first), ``area`` (frozenset
   of the points strictly inside), ``ply`` (index in ``g.moves`` of the move that made it)
   and ``credited`` (the move tournament records credit: ``ply + 1`` for an intruder caught
-  in an empty ring, ``capture.intrusion``). A later capture may hold earlier ones (nested
+  in an empty ring, ``capture.intrusion``). The ring catches the intruder at its owner's
+  next move (tournament rules, comment 1); the engine applies it at once, and not at all when
+  that move never comes: the intruder took the last free point, or the owner called STOP
+  (before, or right after the intrusion: then the intruder is set free again). A later capture may hold earlier ones (nested
   captures): draw them in order so the outer one paints last; ``cell()`` has the final word.
 - ``g.bases`` → tuple of :class:`Base`: the empty rings that stand now (``owner``,
   ``ring``, ``area``): they stay playable for both players.

@@ -275,9 +275,10 @@ class Board:
 
     # -- applying a move --------------------------------------------------------------------
 
-    def place(self, p: int, player: int, ply: int) -> None:
+    def place(self, p: int, player: int, ply: int, catch: bool = True) -> None:
         """Put ``player``'s dot on the free point ``p`` and apply captures, bases and the
-        intrusion rule (the caller has checked legality)."""
+        intrusion rule (the caller has checked legality). ``catch`` False: the ring owner will
+        make no next move, so an intruder in their empty ring is not caught (it stays live)."""
         enemy = 1 - player
         self.dot[p] = player
         self.walls[player][p] = 1
@@ -296,7 +297,7 @@ class Board:
             if holders:
                 if captured:  # the intruder's own capture stands; the empty rings dissolve
                     self.bases = [b for b in self.bases if b not in holders]
-                else:
+                elif catch:
                     base = min(holders, key=lambda b: len(b.inside))
                     # Credited to the ring owner's next move, as tournament records have it.
                     self._capture(Region(enemy, base.ring, base.inside, ply, ply + 1))
