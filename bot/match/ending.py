@@ -8,7 +8,7 @@ from typing import Any
 import engine
 from bot.i18n import Text
 from bot.match.actions import Actor, Refused
-from bot.match.effects import Effect, Finished, Notify, Popup, Refresh
+from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import Match
 
 
@@ -121,16 +121,44 @@ def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Ef
 
 
 def stop(match: Match, actor: Actor, now: float, limit: float) -> list[Effect]:
+    """Dots STOP, on either turn (the rules tie it to none). Against the bot, the bot then
+    plays its solo phase at once and ends it itself."""
     seat = _seat(match, actor)
+    effects = _stop(match, seat, now, limit)
+    mover = match.to_move
+    if mover is not None and mover.is_ai:
+        effects.append(AITurn())
+    return effects
+
+
+def bot_stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
+    """The bot calls STOP (medium and hard, when no solo phase of the person can catch up):
+    the caption and one line in each chat say why."""
+    game: Any = match.game
+    lead = game.scores[seat] - game.scores[1 - seat]
+    effects = _stop(match, seat, now, limit)
+    match.extra["stop_lead"] = lead
+    minutes = max(1, round(limit / 60))
+    text = Text(
+        "stop.bot_called",
+        who=Text("bot.name", level=Text(f"level.{match.seats[seat].level}")),
+        lead=lead,
+        minutes=minutes,
+    )
+    return effects + [Say(chat, text) for chat in match.chats()]
+
+
+def _stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
     if match.kind != "dots":
         raise Refused("err.bad_button")
-    if match.game.turn != seat:
-        raise Refused("err.not_your_turn")
     _engine(match, lambda: match.game.stop(seat, now=now, limit=limit))  # type: ignore[attr-defined]
+    match.extra["stop_limit"] = limit
     match.version += 1
     match.turn_since = now
+    match.extra.pop("draw", None)
     for place in match.places:
         place.cursor.pop("menu", None)
+        place.cursor.pop("confirm", None)
     return [Refresh()]
 
 
@@ -141,6 +169,15 @@ def done(match: Match, actor: Actor, now: float) -> list[Effect]:
         raise Refused("err.bad_button")
     if seat == game.stopped_by:
         raise Refused("err.not_your_turn")
+    _engine(match, game.finish_stop)
+    return finish(match, now)
+
+
+def bot_done(match: Match, seat: int, now: float) -> list[Effect]:
+    """The bot's solo phase after the person's STOP is over: it taps Done itself."""
+    game: Any = match.game
+    if match.kind != "dots" or game.stopped_by is None or seat == game.stopped_by:
+        raise Refused("err.stale")
     _engine(match, game.finish_stop)
     return finish(match, now)
 

@@ -9,6 +9,8 @@ import engine
 from bot.i18n import Text
 from bot.match import clocks, ending, lobby, ui
 from bot.match.actions import (
+    AI_DONE,
+    AI_STOP,
     Action,
     Actor,
     AddBot,
@@ -91,7 +93,7 @@ def _apply(
         raise Refused("err.stale")
     before = match.version
     if isinstance(action, AIMove):
-        effects = _ai_move(match, action, now)
+        effects = _ai_move(match, action, now, timeouts)
     else:
         if actor is None:
             raise Refused("err.not_a_player")
@@ -202,11 +204,15 @@ def _commit(match: Match, move: Any, now: float) -> list[Effect]:
     return [Refresh()]
 
 
-def _ai_move(match: Match, action: AIMove, now: float) -> list[Effect]:
+def _ai_move(match: Match, action: AIMove, now: float, timeouts: Timeouts) -> list[Effect]:
     _need_active(match)
     seat = match.to_move
     if seat is None or not seat.is_ai or match.game.turn != action.seat:
         raise Refused("err.stale")
+    if action.move == AI_STOP:
+        return ending.bot_stop(match, action.seat, now, timeouts.stop)
+    if action.move == AI_DONE:
+        return ending.bot_done(match, action.seat, now)
     return _commit(match, _parse(match, action.move), now)
 
 

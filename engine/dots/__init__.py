@@ -50,8 +50,9 @@ For the renderer — read-only views, cheap enough to call once per picture:
   in an empty ring, ``capture.intrusion``). The ring catches the intruder at its owner's
   next move (tournament rules, comment 1); the engine applies it at once, and not at all when
   that move never comes: the intruder took the last free point, or the owner called STOP
-  (before, or right after the intrusion: then the intruder is set free again). A later capture may hold earlier ones (nested
-  captures): draw them in order so the outer one paints last; ``cell()`` has the final word.
+  (before, or right after the intrusion: then the intruder is set free again). A later
+  capture may hold earlier ones (nested captures): draw them in order so the outer one
+  paints last; ``cell()`` has the final word.
 - ``g.bases`` → tuple of :class:`Base`: the empty rings that stand now (``owner``,
   ``ring``, ``area``): they stay playable for both players.
 - ``g.zone`` → :class:`Zone` (``x``, ``y``, ``width``, ``height``, ``contains(x, y)``) while a
