@@ -100,7 +100,10 @@ class Resign:
 
 @dataclass(frozen=True)
 class OfferDraw:
-    """Offer to end the game by agreement (Dots: the scores decide)."""
+    """Offer to end the game by agreement: a draw, or in Dots with ``scores`` the scores as
+    they stand decide ("🤝 End here")."""
+
+    scores: bool = False
 
 
 @dataclass(frozen=True)

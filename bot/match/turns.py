@@ -123,8 +123,8 @@ def _human(
             return _cursor(match, actor, op, place, now)
         case Resign(confirmed=confirmed):
             return ending.resign(match, actor, confirmed, place, now)
-        case OfferDraw():
-            return ending.offer_draw(match, actor, now)
+        case OfferDraw(scores=scores):
+            return ending.offer_draw(match, actor, now, scores=scores)
         case AnswerDraw(accept=accept):
             return ending.answer_draw(match, actor, accept, now)
         case Stop():
@@ -192,7 +192,7 @@ def _commit(match: Match, move: Any, now: float) -> list[Effect]:
     if game.turn != before or game.over:
         match.turn_since = now
     ui.get(match.kind).after_move(match, move)
-    match.extra.pop("draw", None)
+    ending.clear_offer(match)
     for place in match.places:
         place.cursor.pop("menu", None)
         place.cursor.pop("confirm", None)

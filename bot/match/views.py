@@ -78,6 +78,8 @@ def caption(match: Match, place: Place, now: float | None = None) -> str:
         hint = ui.get(match.kind).hint(match, place)
         if hint is not None:
             lines.append(html.escape(t(lang, hint)))
+        if place.cursor.get("menu") and match.kind == "dots" and getattr(game, "grounding", 0):
+            lines.append(t(lang, "caption.ground_help"))
         seat = match.seats[game.turn]
         if place.seat is None:
             lines.append(t(lang, "caption.to_move", who=_mention(seat, lang, place.group)))
@@ -101,7 +103,8 @@ def _status_lines(match: Match, lang: str, now: float | None) -> list[str]:
     offer = match.extra.get("draw")
     if offer:
         names = ", ".join(html.escape(seat_name(match.seats[i], lang)) for i in offer)
-        lines.append(t(lang, "caption.draw_offered", who=names))
+        key = "caption.end_offered" if match.extra.get("end_scores") else "caption.draw_offered"
+        lines.append(t(lang, key, who=names))
     if match.kind == "dots" and game.stopped_by is not None:
         lines += _stop_lines(match, lang, now)
     seconds = clocks.per_move(match)
@@ -193,7 +196,14 @@ def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
         ]
     if place.cursor.get("menu"):
         rows: Keyboard = [[Button(Text("btn.resign"), cb("a", "r"))]]
-        if match.extra.get("draw") is None:
+        if match.extra.get("draw") is None and match.kind == "dots":
+            rows.append(
+                [
+                    Button(Text("btn.end_here"), cb("a", "e")),
+                    Button(Text("btn.half_draw"), cb("a", "d")),
+                ]
+            )
+        elif match.extra.get("draw") is None:
             rows.append([Button(Text("btn.offer_draw"), cb("a", "d"))])
         if match.kind == "dots" and game.stopped_by is None:
             rows.append([Button(Text("btn.stop"), cb("a", "s"))])
@@ -203,9 +213,10 @@ def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
         return rows
     rows = []
     if match.extra.get("draw") is not None:
+        accept = "btn.accept_end" if match.extra.get("end_scores") else "btn.accept_draw"
         rows.append(
             [
-                Button(Text("btn.accept_draw"), cb("a", "y")),
+                Button(Text(accept), cb("a", "y")),
                 Button(Text("btn.decline_draw"), cb("a", "n")),
             ]
         )

@@ -26,7 +26,8 @@ Actions besides moves (each raises :class:`engine.IllegalMove` with a ``code`` f
   engine never reads a clock); ``g.expired(now)`` compares. ``g.finish_stop()`` ends the
   game, scores deciding: call it when the player taps Done or the deadline passes.
 - ``g.ground(player)`` (grounding variant, on ``player``'s turn) ends the game.
-- ``g.resign(player)``, ``g.timeout(player)``, ``g.agree()`` (scores decide).
+- ``g.resign(player)``, ``g.timeout(player)``, ``g.agree()`` (scores decide) or
+  ``g.agree(draw=True)`` (a draw whatever the scores).
 
 Notation (``g.parse_move("h12")`` / ``g.format_move(m)``): column letters from the left,
 a–z then aa, ab, … am on a 39-wide board (read case-insensitively); row numbers from the

@@ -449,11 +449,15 @@ class Game(BaseGame[Move]):
         self._result = GameResult.by_scores(self.scores, "ground")
         return self._result
 
-    def agree(self) -> GameResult:
-        """Both players agree to end; the scores as they stand decide."""
+    def agree(self, draw: bool = False) -> GameResult:
+        """Both players agree to end: the scores as they stand decide ("ending by
+        agreement"), or with ``draw`` the game is drawn whatever the scores."""
         if self._result is not None:
             raise GameOver()
-        self._result = GameResult.by_scores(self.scores, "agreement")
+        if draw:
+            self._result = GameResult(self.scores, None, "agreement")
+        else:
+            self._result = GameResult.by_scores(self.scores, "agreement")
         return self._result
 
     # -- notation ------------------------------------------------------------------------------

@@ -257,4 +257,4 @@ def _apply_result(game: Game, root: dict[str, list[str]]) -> None:
     elif reason == "stop" and game.stopped_by is not None:
         game.finish_stop()
     else:
-        game.agree()
+        game.agree(draw=winner is None)

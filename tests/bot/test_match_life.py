@@ -88,7 +88,7 @@ async def test_draw_declined_then_accepted(pg: ScenarioClient) -> None:
     (alice, bob), group, board = await _group_match(pg)
     board = await _tap_move(alice, group, board)
     await bob.press("⋯ More", board, group)
-    await bob.press("🤝 Offer a draw", await message(group, board.message_id), group)
+    await bob.press("½ Draw", await message(group, board.message_id), group)
     offered = await message(group, board.message_id)
     assert "A draw is offered by Bob" in (offered.caption or "")
     popup = await bob.press("✔ Accept the draw", offered, group)
@@ -97,10 +97,10 @@ async def test_draw_declined_then_accepted(pg: ScenarioClient) -> None:
     board = await message(group, board.message_id)
     assert "draw is offered" not in (board.caption or "") and not finished(board)
     await alice.press("⋯ More", board, group)
-    await alice.press("🤝 Offer a draw", await message(group, board.message_id), group)
+    await alice.press("½ Draw", await message(group, board.message_id), group)
     await bob.press("✔ Accept the draw", await message(group, board.message_id), group)
     final = await wait_message(group, board.message_id, finished)
-    assert "by agreement" in (final.caption or "")
+    assert "Draw (by agreement)" in (final.caption or "")
 
 
 async def test_stop_ends_by_done(pg: ScenarioClient) -> None:

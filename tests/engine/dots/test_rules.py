@@ -342,3 +342,14 @@ def test_empty_captured_point_is_dead() -> None:
         g.play(Move(3, 3))
     assert e.value.code == "dead_point"
     ILLEGAL_CODES[e.value.code].format(**e.value.params)
+
+
+def test_agree_lets_the_scores_decide_or_draws() -> None:
+    caught = [(2, 1), (0, 0), (1, 2), (4, 4), (3, 2), (0, 4), (2, 3), (2, 2)]  # 1:0
+    g = moves(Game(5, 5), caught)
+    assert g.agree().winner == 0
+    g = moves(Game(5, 5), caught)
+    res = g.agree(draw=True)
+    assert res.winner is None and res.reason == "agreement" and res.scores == (1, 0)
+    back = Game.from_sgf(g.to_sgf())
+    assert back.result == res and Game.from_json(g.to_json()).result == res
