@@ -11,7 +11,11 @@ Presets: ``tournament`` (38×31, each player's first move inside the central 8×
 ``modern`` (39×32 from the central cross), ``quick`` (15×15, free start). Options: ``width``
 5–39, ``height`` 5–32, ``start`` "free" | "zone" | "cross", ``zone_width``/``zone_height``
 (default 8×15 clipped to the board), ``grounding`` (bool), ``scoring`` "captures" |
-"territory". Player 0 moves first and is Black in SGF.
+"territory", ``edge`` "safe" (default, tournament rule: dots on the edge are never
+surrounded) | "capturable" (the field's edge counts as a wall of the surrounding player's
+ring: of the parts a chain cuts off against the edge, all but the largest are enclosed, none
+when two largest are equal; SGF keeps it as ``edge=capturable`` in our ``RU``). Player 0
+moves first and is Black in SGF.
 
 Scores: ``g.scores`` counts enemy dots captured *now* (liberation lowers the other score),
 or with ``scoring="territory"`` the points inside each player's captured areas, whatever they

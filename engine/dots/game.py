@@ -27,6 +27,7 @@ MIN_WIDTH, MAX_WIDTH = 5, 39
 MIN_HEIGHT, MAX_HEIGHT = 5, 32
 STARTS = ("free", "zone", "cross")
 SCORINGS = ("captures", "territory")
+EDGES = ("safe", "capturable")  # edge dots never surrounded / the edge walls a ring
 ZONE = (8, 15)  # the tournament first-move zone, clipped to smaller boards
 STOP_SECONDS = 180.0  # how long the other player may go on alone after STOP
 # SGF and the JSON move string write a coordinate 0–51 as one letter: a–z, then A–Z.
@@ -149,6 +150,7 @@ class Game(BaseGame[Move]):
         scoring: str = "captures",
         zone_width: int | None = None,
         zone_height: int | None = None,
+        edge: str = "safe",
     ) -> None:
         for name, value, lo, hi in (
             ("width", width, MIN_WIDTH, MAX_WIDTH),
@@ -160,6 +162,8 @@ class Game(BaseGame[Move]):
             raise BadOptions(f"start must be one of {', '.join(STARTS)}, not {start!r}")
         if scoring not in SCORINGS:
             raise BadOptions(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
+        if edge not in EDGES:
+            raise BadOptions(f"edge must be one of {', '.join(EDGES)}, not {edge!r}")
         if not isinstance(grounding, bool):
             raise BadOptions(f"grounding must be true or false, not {grounding!r}")
         zw = min(ZONE[0], width) if zone_width is None else zone_width
@@ -171,8 +175,9 @@ class Game(BaseGame[Move]):
             raise BadOptions("the first-move zone needs room for both first moves")
         self.width, self.height = width, height
         self.start, self.grounding, self.scoring = start, grounding, scoring
+        self.edge = edge
         self._zone = Zone((width - zw) // 2, (height - zh) // 2, zw, zh)
-        self._board = Board(width, height)
+        self._board = Board(width, height, edge_walls=edge == "capturable")
         self._hist: list[int] = []  # board indices of the moves, in order
         self._count = [0, 0]  # moves made per player
         self._stop: tuple[int, int, float | None] | None = None  # (ply, player, deadline)
@@ -194,6 +199,8 @@ class Game(BaseGame[Move]):
             opts["grounding"] = True
         if self.scoring != "captures":
             opts["scoring"] = self.scoring
+        if self.edge != "safe":
+            opts["edge"] = self.edge
         if self.start == "zone":
             opts["zone_width"], opts["zone_height"] = self._zone.width, self._zone.height
         return opts
@@ -279,7 +286,7 @@ class Game(BaseGame[Move]):
         return (self._board.xs[i], self._board.ys[i])
 
     def _ring(self, r: Region) -> tuple[tuple[int, int], ...]:
-        return tuple(self._xy(i) for i in r.ring)
+        return tuple(self._xy(i) for i in (r.ring if r.outline is None else r.outline))
 
     def _area(self, r: Region) -> frozenset[tuple[int, int]]:
         return frozenset(self._xy(i) for i in r.inside)
@@ -571,6 +578,7 @@ class Game(BaseGame[Move]):
         g = type(self).__new__(type(self))
         g.width, g.height = self.width, self.height
         g.start, g.grounding, g.scoring = self.start, self.grounding, self.scoring
+        g.edge = self.edge
         g._zone = self._zone
         g._board = self._board.copy()
         g._hist = self._hist[:]

@@ -77,8 +77,11 @@ def _best_capture(game: Game, legal: list[int]) -> int | None:
     b = game._board
     me = game.turn
     best, best_i = 0, -1
-    for i in _closers(b, me, legal):
-        if b.gain(i, me) <= 0:
+    # Board.gain reads ordinary rings only: with the edge as a wall, every point next to our
+    # dots or the edge is tried on a copy.
+    edged = b.edge_walls
+    for i in _closers(b, me, legal) if not edged else _touching(b, me, legal):
+        if not edged and b.gain(i, me) <= 0:
             continue
         after = game.copy()
         after.play_index(i)
@@ -100,6 +103,11 @@ def _closers(b: Board, me: int, legal: list[int]) -> list[int]:
         if n >= 2 or (n and encl[i]):
             out.append(i)
     return out
+
+
+def _touching(b: Board, me: int, legal: list[int]) -> list[int]:
+    walls, dot, dirs = b.walls[me], b.dot, b.dirs
+    return [i for i in legal if any(walls[i + d] or dot[i + d] == FRAME for d in dirs)]
 
 
 def _margin(game: Game, me: int) -> int:
@@ -147,8 +155,11 @@ def exposed(game: Game, player: int) -> int:
 
 def stop_wins(game: Game, player: int) -> bool:
     """Whether ``player`` calling STOP now wins whatever the opponent does alone: ahead by
-    more than :func:`exposed`. Captures scoring only (territory could grow in empty land)."""
+    more than :func:`exposed`. Captures scoring and a safe edge only (territory could grow in
+    empty land; with the edge as a wall, a dot joined to the edge is no longer safe)."""
     if game.over or game.stopped_by is not None or game.scoring != "captures":
+        return False
+    if game.edge != "safe":
         return False
     return _margin(game, player) > exposed(game, player)
 

@@ -51,10 +51,11 @@ async def _set_up(
     *,
     size: tuple[int, int] = (15, 15),
     change: Callable[[Match], None] | None = None,
+    **options: Any,
 ) -> MessageView:
     """Replace the match's game by one of ``points`` played in order, and wait for the board
     showing it."""
-    game = Game(*size)
+    game = Game(*size, **options)
     for x, y in points:
         game.play(Move(x, y))
     match_id = _match_id(board)

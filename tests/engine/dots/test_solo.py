@@ -119,3 +119,13 @@ def test_stop_wins_only_when_the_lead_is_out_of_reach() -> None:
     assert not stop_wins(g, 0)  # once is enough
     t = moves(Game(5, 5, scoring="territory"), [*start, (0, 4), (3, 1)])
     assert not stop_wins(t, 0)  # territory could still grow in empty land
+
+
+def test_with_the_edge_as_a_wall_the_solo_phase_takes_edge_captures() -> None:
+    g = moves(Game(6, 6, edge="capturable"), [(0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (5, 5)])
+    g.stop(1, now=0.0)
+    assert solo_move(g) == Move(3, 0)  # closes the chain against the top edge: 2 dots
+    g.play(Move(3, 0))
+    assert g.scores == (2, 0)
+    won = moves(Game(5, 5, edge="capturable"), [(0, 1), (0, 0), (1, 0), (4, 4)])
+    assert won.scores == (1, 0) and not stop_wins(won, 0)  # no safety against the edge
