@@ -376,24 +376,10 @@ class Board:
         on = [w[p + k] or self.dot[p + k] == FRAME for k in d]
         if sum(1 for k in range(8) if on[k] and not on[(k + 1) & 7]) < 2:
             return []  # one open side: nothing is cut off
-        s = self.stride
-        label: dict[int, int] = {}
-        parts: list[list[int]] = []
-        for q in (p - s, p + 1, p + s, p - 1):
-            if q in label or self.dot[q] == FRAME or w[q]:
-                continue
-            part = [q]
-            label[q] = len(parts)
-            stack = [q]
-            while stack:
-                c = stack.pop()
-                for r in (c - s, c + 1, c + s, c - 1):
-                    if r not in label and self.dot[r] != FRAME and not w[r]:
-                        label[r] = len(parts)
-                        part.append(r)
-                        stack.append(r)
-            parts.append(part)
-        edged = [part for part in parts if any(self._on_edge(c) for c in part)]
+        parts = self._parts_round(p, w)
+        if parts is None:
+            return []
+        edged = [part for part, edge in parts if edge]
         if len(edged) < 2:
             return []
         sizes = sorted((len(part) for part in edged), reverse=True)
@@ -405,10 +391,77 @@ class Board:
             if part is biggest:
                 continue
             inside = self._holes_filled(part)
-            outline = self._edge_outline(p, player, part[0])
+            cut = set(part)
+            s = self.stride
+            into = next(q for q in (p - s, p + 1, p + s, p - 1) if q in cut)
+            outline = self._edge_outline(p, player, into)
             ring = [c for c in outline if w[c]]
             regions.append(Region(player, ring, inside, ply, ply, outline))
         return regions
+
+    def _parts_round(self, p: int, w: bytearray) -> list[tuple[list[int], bool]] | None:
+        """The parts the dot ``p`` cuts its face into (4-connected points that are not the
+        player's live dots), each with whether it reaches the edge; None when all sides are
+        one part. They grow side by side from ``p``'s sides a step each in turn, and the work
+        stops once one part is left growing, already reaches the edge and is the largest:
+        the outside is rarely walked whole (it is returned as far as it got)."""
+        s = self.stride
+        dot = self.dot
+        owner: dict[int, int] = {}
+        parent: list[int] = []
+        cells: list[list[int]] = []
+        fronts: list[list[int]] = []
+        edge: list[bool] = []
+        for q in (p - s, p + 1, p + s, p - 1):
+            if dot[q] == FRAME or w[q] or q in owner:
+                continue
+            owner[q] = len(cells)
+            parent.append(len(cells))
+            cells.append([q])
+            fronts.append([q])
+            edge.append(self._on_edge(q))
+
+        def root(k: int) -> int:
+            while parent[k] != k:
+                k = parent[k]
+            return k
+
+        if len(cells) < 2:
+            return None
+        while True:
+            live = [k for k in range(len(cells)) if parent[k] == k and fronts[k]]
+            roots = {root(k) for k in range(len(cells))}
+            if len(roots) < 2:
+                return None
+            done = [len(cells[k]) for k in roots if not fronts[k]]
+            if not live or (
+                len(live) == 1 and edge[live[0]] and len(cells[live[0]]) > max(done, default=0)
+            ):
+                return [(cells[k], edge[k]) for k in roots]
+            for k in live:
+                if parent[k] != k:
+                    continue
+                nxt: list[int] = []
+                for c in fronts[k]:
+                    for r in (c - s, c + 1, c + s, c - 1):
+                        if dot[r] == FRAME or w[r]:
+                            continue
+                        o = owner.get(r)
+                        if o is None:
+                            owner[r] = k
+                            cells[k].append(r)
+                            nxt.append(r)
+                            if not edge[k] and self._on_edge(r):
+                                edge[k] = True
+                        elif (j := root(o)) != k:  # two sides meet: one part after all
+                            parent[j] = k
+                            edge[k] = edge[k] or edge[j]
+                            cells[k] += cells[j]
+                            for c2 in cells[j]:
+                                owner[c2] = k
+                            nxt += fronts[j]
+                            cells[j], fronts[j] = [], []
+                fronts[k] = nxt
 
     def _on_edge(self, i: int) -> bool:
         x, y = self.xs[i], self.ys[i]
@@ -454,7 +507,8 @@ class Board:
         while not wall(px + steps[k][0], py + steps[k][1]):  # the wall before the side
             k = (k - 1) & 7
         cx, cy, back = px, py, k
-        path = [(px, py)]
+        path: list[tuple[int, int]] = []
+        first = -1
         for _ in range(8 * (w + 2) * (h + 2)):
             k = back + 1
             while True:
@@ -462,10 +516,13 @@ class Board:
                 if wall(cx + steps[k][0], cy + steps[k][1]):
                     break
                 k += 1
-            cx, cy = cx + steps[k][0], cy + steps[k][1]
-            if (cx, cy) == (px, py):
-                break
+            if (cx, cy) == (px, py):  # back at the start: done once leaving it as at first
+                if first < 0:
+                    first = k
+                elif k == first:
+                    break
             path.append((cx, cy))
+            cx, cy = cx + steps[k][0], cy + steps[k][1]
             back = (k + 4) & 7
         points: list[int] = []
         for x, y in path:

@@ -4,10 +4,13 @@ player's ring: of the parts a chain of dots cuts off, the smaller is enclosed)."
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import BadOptions
 from engine.dots import Game, Move
+from engine.dots.rings import FRAME, Board
 
 from .helpers import moves
 
@@ -73,3 +76,42 @@ def test_records_keep_the_variant() -> None:
     assert plain.edge == "safe" and plain.scores == (0, 0)
     with pytest.raises(BadOptions):
         Game(5, 5, edge="open")
+
+
+def _whole_parts(self: Board, p: int, w: bytearray) -> list[tuple[list[int], bool]] | None:
+    """Each part flooded whole, one after another: what the side-by-side growth shortens."""
+    s, dot = self.stride, self.dot
+    seen: set[int] = set()
+    parts = []
+    for q in (p - s, p + 1, p + s, p - 1):
+        if dot[q] == FRAME or w[q] or q in seen:
+            continue
+        part, stack = [q], [q]
+        seen.add(q)
+        while stack:
+            c = stack.pop()
+            for r in (c - s, c + 1, c + s, c - 1):
+                if r not in seen and dot[r] != FRAME and not w[r]:
+                    seen.add(r)
+                    part.append(r)
+                    stack.append(r)
+        parts.append((part, any(self._on_edge(c) for c in part)))
+    return parts if len(parts) > 1 else None
+
+
+def test_growing_the_parts_side_by_side_finds_what_whole_floods_find(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    games = []
+    for seed in range(25):
+        rng = random.Random(seed)
+        g = Game(rng.randint(5, 12), rng.randint(5, 12), edge="capturable")
+        while not g.over:
+            g.play(rng.choice(g.legal_moves()))
+        games.append(g)
+    monkeypatch.setattr(Board, "_parts_round", _whole_parts)
+    for g in games:
+        again = Game(g.width, g.height, edge="capturable")
+        for m in g.moves:
+            again.play(m)
+        assert again.scores == g.scores and again.captures == g.captures
