@@ -9,7 +9,7 @@ import pytest
 from bot.i18n import t
 from engine.dots import Game
 from tests.bot.helpers import finished, message, quick_game, stored_match, texts, wait_message
-from tests.bot.test_dots_stop import LANGS, WON, _set_up, _two
+from tests.bot.test_dots_stop import LANGS, WON, _set_up, _two, variant_game
 from tests.fixtures.playground import ScenarioClient
 
 # Scenario 1 of the reference on 15×15: Alice's diamond has caught Bob's (2, 2): 1:0.
@@ -64,16 +64,7 @@ async def test_the_bot_answers_both_offers(pg: ScenarioClient, lang: str) -> Non
 @pytest.mark.parametrize("lang", LANGS)
 async def test_grounding_is_explained_where_it_is_offered(pg: ScenarioClient, lang: str) -> None:
     alice = await pg.user("alice", lang=lang)
-    await alice.send("/new")
-    await alice.press(t(lang, "game.dots"))
-    await alice.press(t(lang, "menu.dots_q"))
-    variants = await alice.private.last_with_buttons()
-    assert t(lang, "menu.variants_dots").splitlines()[1] in (variants.text or "")
-    await alice.press(t(lang, "menu.flag_grounding", mark="☐"))
-    await alice.press(t(lang, "btn.next"))
-    await alice.press(t(lang, "menu.vs_medium"))
-    first = await alice.private.last_message()
-    board = await wait_message(alice.private, first.message_id, lambda m: bool(m.buttons))
+    board = await variant_game(alice, lang, "grounding", 1)
     assert t(lang, "caption.ground_help") not in (board.caption or "")
     await alice.press(t(lang, "btn.more"), board)
     menu = await message(alice.private, board.message_id)

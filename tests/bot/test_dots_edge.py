@@ -7,29 +7,16 @@ import random
 
 import pytest
 
-from bot.i18n import t
 from engine.dots import Game
 from tests.bot.helpers import buttons, message, stored_match, version, wait_message
-from tests.bot.test_dots_stop import LANGS, _picture, _set_up
+from tests.bot.test_dots_stop import LANGS, _picture, _set_up, variant_game
 from tests.fixtures.playground import ScenarioClient
 
 
 @pytest.mark.parametrize("lang", LANGS)
 async def test_edge_variant_against_the_bot(pg: ScenarioClient, lang: str) -> None:
     alice = await pg.user("alice", lang=lang)
-    await alice.send("/new")
-    await alice.press(t(lang, "game.dots"))
-    await alice.press(t(lang, "menu.dots_q"))
-    variants = await alice.private.last_with_buttons()
-    assert t(lang, "menu.variants_dots").splitlines()[-1] in (variants.text or "")
-    await alice.press(t(lang, "menu.flag_edge", mark="☐"))
-    assert t(lang, "menu.flag_edge", mark="☑") in [
-        b.text for row in (await alice.private.last_with_buttons()).buttons for b in row
-    ]
-    await alice.press(t(lang, "btn.next"))
-    await alice.press(t(lang, "menu.vs_medium"))
-    first = await alice.private.last_message()
-    board = await wait_message(alice.private, first.message_id, lambda m: bool(buttons(m, "p")))
+    board = await variant_game(alice, lang, "edge", -1)
     game = (await stored_match(pg._settings.redis_url, board)).game
     assert isinstance(game, Game) and game.edge == "capturable"
     rng = random.Random(5)

@@ -213,6 +213,23 @@ async def test_the_easy_bot_never_calls_stop(pg: ScenarioClient) -> None:
     assert "STOP" not in (board.caption or "")
 
 
+async def variant_game(user: UserHandle, lang: str, flag: str, help_line: int) -> MessageView:
+    """/new → Dots → Quick 15×15 → the variant ``flag`` ticked (its help line shown on the
+    variants screen) → Next → the medium bot; the board once it has its keyboard."""
+    await user.send("/new")
+    await user.press(t(lang, "game.dots"))
+    await user.press(t(lang, "menu.dots_q"))
+    variants = await user.private.last_with_buttons()
+    assert t(lang, "menu.variants_dots").splitlines()[help_line] in (variants.text or "")
+    await user.press(t(lang, f"menu.flag_{flag}", mark="☐"))
+    ticked = await user.private.last_with_buttons()
+    assert t(lang, f"menu.flag_{flag}", mark="☑") in texts(ticked)
+    await user.press(t(lang, "btn.next"))
+    await user.press(t(lang, "menu.vs_medium"))
+    first = await user.private.last_message()
+    return await wait_message(user.private, first.message_id, lambda m: bool(buttons(m, "p")))
+
+
 async def _two(
     pg: ScenarioClient, lang: str
 ) -> tuple[UserHandle, UserHandle, ChatHandle, MessageView]:
@@ -322,3 +339,17 @@ async def test_intruder_moving_alone_after_the_owners_stop_is_not_caught(
     assert game.scores == (0, 0) and game.cell(2, 2).dot == 1 and not game.cell(2, 2).captured
     assert t(lang, "result.draw", how=t(lang, "end.stop")) in (final.caption or "")
     await _picture(pg, final, f"intruder-after-stop-{lang}")
+
+
+async def test_the_persons_three_minutes_after_the_bots_stop_run_out(pg: ScenarioClient) -> None:
+    alice = await pg.user("alice", lang="en")
+    board = await quick_game(alice, "⚡ Dots vs bot")
+    board = await _set_up(pg, alice.private, board, WON)
+    v = version(board)
+    r, c = buttons(board, "p")[0]
+    await alice.press_button(r, c, board)
+    board = await wait_message(alice.private, board.message_id, lambda m: "✅ Done" in texts(m))
+    assert version(board) != v
+    pg.clock.advance(181)  # Alice never taps Done: the deadline kept in Redis ends it
+    final = await wait_message(alice.private, board.message_id, finished, timeout=30)
+    assert "Tetrad bot (medium) wins (after STOP)" in (final.caption or ""), final.caption
