@@ -151,6 +151,7 @@ async def test_person_stops_a_game_played_through(pg: ScenarioClient, lang: str)
     assert isinstance(game, Game) and game.result is not None and game.result.reason == "stop"
     assert game.ply - game.stop_ply < 15 and game.ply < 40
     _solo_dots_gain(game)
+    await _picture(pg, final, f"played-through-{lang}")
 
 
 # The bot's ring (1,0),(0,1),(2,1),(1,2) caught the person's (1, 1); ring and area join the
