@@ -354,3 +354,20 @@ async def test_the_persons_three_minutes_after_the_bots_stop_run_out(pg: Scenari
     pg.clock.advance(181)  # Alice never taps Done: the deadline kept in Redis ends it
     final = await wait_message(alice.private, board.message_id, finished, timeout=30)
     assert "Tetrad bot (medium) wins (after STOP)" in (final.caption or ""), final.caption
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_person_stops_on_the_bots_turn(pg: ScenarioClient, lang: str) -> None:
+    """STOP while the bot is to move: the bot then moves alone at once, and only (4, 3)
+    gains (the other pocket is three dots short)."""
+    alice = await pg.user("alice", lang=lang)
+    board = await quick_game(alice, t(lang, "menu.quick_dots"))
+    board = await _set_up(pg, alice.private, board, POCKETS[:-1])  # the bot to move
+    game = (await stored_match(pg._settings.redis_url, board)).game
+    assert game.turn == 1 and game.ply == len(POCKETS) - 1
+    await _stop(alice, alice.private, board, lang)
+    final = await wait_message(alice.private, board.message_id, finished, timeout=60)
+    game = (await stored_match(pg._settings.redis_url, final)).game
+    assert isinstance(game, Game) and game.stopped_by == 0
+    assert game.stop_ply == len(POCKETS) - 1 and game.moves[game.stop_ply :] == [Move(4, 3)]
+    assert game.scores == (0, 1) and t(lang, "end.stop") in (final.caption or "")
