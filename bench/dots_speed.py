@@ -19,12 +19,14 @@ from engine.dots import Game
 from engine.dots.ai import choose_move
 
 
-def random_game(seed: int, width: int = 39, height: int = 32) -> tuple[Game, list[float], float]:
+def random_game(
+    seed: int, width: int = 39, height: int = 32, edge: str = "safe"
+) -> tuple[Game, list[float], float]:
     """One uniformly random game to the end: each move is the next point of a shuffled list
     that is still free (uniform over the free points). Returns the game, per-play() seconds,
     and the whole game's seconds (choosing included)."""
     rng = random.Random(seed)
-    g = Game(width, height)
+    g = Game(width, height, edge=edge)
     order = g.legal_indices()
     rng.shuffle(order)
     b = g._board
@@ -111,6 +113,34 @@ def measure(games: int = 20, ai: bool = True) -> dict[str, float]:
     return out
 
 
+def edge_and_solo(games: int) -> dict[str, float]:
+    """The capturable-edge variant's full random game against the safe edge's (same seeds),
+    and the bot's solo phase after STOP (engine.dots.solo) on random mid-game positions."""
+    from engine.dots.solo import solo_move
+
+    safe = statistics.median(random_game(s)[2] for s in range(games))
+    edged = statistics.median(random_game(s, edge="capturable")[2] for s in range(games))
+    out = {"edge safe ms": safe * 1e3, "edge capturable ms": edged * 1e3}
+    for (w, h), ply in (((15, 15), 80), ((39, 32), 300)):
+        spent, dots = [], []
+        for seed in range(3):
+            rng = random.Random(seed)
+            g = Game(w, h)
+            while g.ply < ply:
+                g.play_index(rng.choice(g.legal_indices()))
+            g.stop(0)
+            t0 = time.perf_counter()
+            n = 0
+            while (m := solo_move(g)) is not None:
+                g.play(m)
+                n += 1
+            spent.append(time.perf_counter() - t0)
+            dots.append(n)
+        out[f"solo {w}x{h} ms"] = statistics.median(spent) * 1e3
+        out[f"solo {w}x{h} dots"] = statistics.median(dots)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
@@ -139,6 +169,17 @@ def main() -> None:
         print(
             f"  choose_move {level:<6}   {f[f'choose_move {level} ms']:.0f} ms on 38x31 "
             f"after 300 random moves (default limit)"
+        )
+    e = edge_and_solo(min(5, args.games))
+    print(
+        f"  edge capturable      median {e['edge capturable ms']:.1f} ms per game, "
+        f"{e['edge capturable ms'] / e['edge safe ms']:.2f}x the safe edge's "
+        f"{e['edge safe ms']:.1f} ms (same seeds)"
+    )
+    for size in ("15x15", "39x32"):
+        print(
+            f"  STOP solo phase      {e[f'solo {size} ms']:.0f} ms for "
+            f"{e[f'solo {size} dots']:.0f} dots on {size} (median of 3 random positions)"
         )
 
 

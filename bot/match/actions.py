@@ -81,10 +81,14 @@ class Cursor:
 
 @dataclass(frozen=True)
 class AIMove:
-    """The bot's chosen move for the seat ``seat`` at match version ``version``."""
+    """The bot's chosen move for the seat ``seat``: a move in the game's notation, or in Dots
+    :data:`AI_STOP` (the bot calls STOP) or :data:`AI_DONE` (its solo phase is over)."""
 
     seat: int
     move: str
+
+
+AI_STOP, AI_DONE = "!stop", "!done"  # no move's notation starts with "!"
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,10 @@ class Resign:
 
 @dataclass(frozen=True)
 class OfferDraw:
-    """Offer to end the game by agreement (Dots: the scores decide)."""
+    """Offer to end the game by agreement: a draw, or in Dots with ``scores`` the scores as
+    they stand decide ("🤝 End here")."""
+
+    scores: bool = False
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 import engine
 from bot.i18n import Text
 from bot.match.actions import Actor, Refused
-from bot.match.effects import Effect, Finished, Notify, Popup, Refresh
+from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import Match
 
 
@@ -36,8 +36,14 @@ def finish(match: Match, now: float, *, bump: bool = True) -> list[Effect]:
     for place in match.places:
         place.cursor.pop("menu", None)
         place.cursor.pop("confirm", None)
-    match.extra.pop("draw", None)
+    clear_offer(match)
     return [Refresh(), Finished()]
+
+
+def clear_offer(match: Match) -> None:
+    """A draw (or end-here) offer lapses: a move, STOP, the end, a withdrawal, a refusal."""
+    match.extra.pop("draw", None)
+    match.extra.pop("end_scores", None)
 
 
 def _engine(match: Match, call: Any) -> None:
@@ -67,32 +73,50 @@ def resign(
     return finish(match, now)
 
 
-def offer_draw(match: Match, actor: Actor, now: float) -> list[Effect]:
+def offer_draw(match: Match, actor: Actor, now: float, *, scores: bool = False) -> list[Effect]:
+    """Offer a draw, or in Dots with ``scores`` to end here with the scores deciding."""
     seat = _seat(match, actor)
+    if scores and match.kind != "dots":
+        raise Refused("err.bad_button")
     if match.extra.get("draw") is not None:
         raise Refused("err.draw_pending")
     others = [s for i, s in enumerate(match.seats) if i != seat]
     if all(s.is_ai for s in others):
-        return _ai_answers_draw(match, seat, now)
+        return _ai_answers_draw(match, seat, now, scores)
     match.extra["draw"] = [seat]
+    if scores:
+        match.extra["end_scores"] = True
     match.version += 1
     for place in match.places:
         place.cursor.pop("menu", None)
-    effects: list[Effect] = [Refresh(picture=False), Popup(Text("draw.offered"))]
+    who = match.seats[seat].name
+    key = "end_here" if scores else "draw"
+    effects: list[Effect] = [Refresh(picture=False), Popup(Text(f"{key}.offered"))]
     for s in others:
         if s.user is not None and not s.is_ai:
-            effects.append(Notify(s.user, Text("draw.offer_to_you", who=match.seats[seat].name)))
+            effects.append(Notify(s.user, Text(f"{key}.offer_to_you", who=who)))
     return effects
 
 
-def _ai_answers_draw(match: Match, seat: int, now: float) -> list[Effect]:
-    """The bot accepts a draw only when it would not be ahead by the scores as they stand."""
-    scores = match.game.scores
-    best_other = max(s for i, s in enumerate(scores) if i != seat)
-    if best_other > scores[seat]:
+def _ai_answers_draw(match: Match, seat: int, now: float, scores: bool) -> list[Effect]:
+    """The bot accepts a draw only when it would not be ahead by the scores as they stand,
+    and ending here with the scores deciding only when it would not be behind."""
+    standing = match.game.scores
+    best_other = max(s for i, s in enumerate(standing) if i != seat)
+    if scores and best_other < standing[seat]:
+        raise Refused("end_here.bot_declines")
+    if not scores and best_other > standing[seat]:
         raise Refused("draw.bot_declines")
-    _engine(match, match.game.agree)
+    _agree(match, scores)
     return finish(match, now)
+
+
+def _agree(match: Match, scores: bool) -> None:
+    if match.kind == "dots":
+        game: Any = match.game
+        _engine(match, lambda: game.agree(draw=not scores))
+    else:
+        _engine(match, match.game.agree)
 
 
 def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Effect]:
@@ -103,17 +127,17 @@ def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Ef
     if seat in offer:
         if accept:
             raise Refused("err.own_offer")
-        match.extra.pop("draw")  # withdraw
+        clear_offer(match)  # withdraw
         match.version += 1
         return [Refresh(picture=False)]
     if not accept:
-        match.extra.pop("draw")
+        clear_offer(match)
         match.version += 1
         return [Refresh(picture=False), Popup(Text("draw.declined"))]
     agreed = sorted({*offer, seat})
     humans = [i for i, s in enumerate(match.seats) if not s.is_ai]
     if set(agreed) >= set(humans):
-        _engine(match, match.game.agree)
+        _agree(match, bool(match.extra.get("end_scores")))
         return finish(match, now)
     match.extra["draw"] = agreed
     match.version += 1
@@ -121,16 +145,44 @@ def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Ef
 
 
 def stop(match: Match, actor: Actor, now: float, limit: float) -> list[Effect]:
+    """Dots STOP, on either turn (the rules tie it to none). Against the bot, the bot then
+    plays its solo phase at once and ends it itself."""
     seat = _seat(match, actor)
+    effects = _stop(match, seat, now, limit)
+    mover = match.to_move
+    if mover is not None and mover.is_ai:
+        effects.append(AITurn())
+    return effects
+
+
+def bot_stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
+    """The bot calls STOP (medium and hard, when no solo phase of the person can catch up):
+    the caption and one line in each chat say why."""
+    game: Any = match.game
+    lead = game.scores[seat] - game.scores[1 - seat]
+    effects = _stop(match, seat, now, limit)
+    match.extra["stop_lead"] = lead
+    minutes = max(1, round(limit / 60))
+    text = Text(
+        "stop.bot_called",
+        who=Text("bot.name", level=Text(f"level.{match.seats[seat].level}")),
+        lead=lead,
+        minutes=minutes,
+    )
+    return effects + [Say(chat, text) for chat in match.chats()]
+
+
+def _stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
     if match.kind != "dots":
         raise Refused("err.bad_button")
-    if match.game.turn != seat:
-        raise Refused("err.not_your_turn")
     _engine(match, lambda: match.game.stop(seat, now=now, limit=limit))  # type: ignore[attr-defined]
+    match.extra["stop_limit"] = limit
     match.version += 1
     match.turn_since = now
+    clear_offer(match)
     for place in match.places:
         place.cursor.pop("menu", None)
+        place.cursor.pop("confirm", None)
     return [Refresh()]
 
 
@@ -141,6 +193,15 @@ def done(match: Match, actor: Actor, now: float) -> list[Effect]:
         raise Refused("err.bad_button")
     if seat == game.stopped_by:
         raise Refused("err.not_your_turn")
+    _engine(match, game.finish_stop)
+    return finish(match, now)
+
+
+def bot_done(match: Match, seat: int, now: float) -> list[Effect]:
+    """The bot's solo phase after the person's STOP is over: it taps Done itself."""
+    game: Any = match.game
+    if match.kind != "dots" or game.stopped_by is None or seat == game.stopped_by:
+        raise Refused("err.stale")
     _engine(match, game.finish_stop)
     return finish(match, now)
 

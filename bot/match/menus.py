@@ -25,7 +25,7 @@ DOTS_SIZES: dict[str, dict[str, Any]] = {
     "s": {"width": 10, "height": 10},
     "l": {"width": 20, "height": 20},
 }
-DOTS_FLAGS = (("g", "grounding", True), ("t", "scoring", "territory"))
+DOTS_FLAGS = (("g", "grounding", True), ("t", "scoring", "territory"), ("e", "edge", "capturable"))
 BOX_BOARDS: dict[str, dict[str, Any]] = {
     "3": {"rows": 3, "cols": 3},
     "35": {"rows": 3, "cols": 5},

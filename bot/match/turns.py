@@ -9,6 +9,8 @@ import engine
 from bot.i18n import Text
 from bot.match import clocks, ending, lobby, ui
 from bot.match.actions import (
+    AI_DONE,
+    AI_STOP,
     Action,
     Actor,
     AddBot,
@@ -91,7 +93,7 @@ def _apply(
         raise Refused("err.stale")
     before = match.version
     if isinstance(action, AIMove):
-        effects = _ai_move(match, action, now)
+        effects = _ai_move(match, action, now, timeouts)
     else:
         if actor is None:
             raise Refused("err.not_a_player")
@@ -121,8 +123,8 @@ def _human(
             return _cursor(match, actor, op, place, now)
         case Resign(confirmed=confirmed):
             return ending.resign(match, actor, confirmed, place, now)
-        case OfferDraw():
-            return ending.offer_draw(match, actor, now)
+        case OfferDraw(scores=scores):
+            return ending.offer_draw(match, actor, now, scores=scores)
         case AnswerDraw(accept=accept):
             return ending.answer_draw(match, actor, accept, now)
         case Stop():
@@ -190,7 +192,7 @@ def _commit(match: Match, move: Any, now: float) -> list[Effect]:
     if game.turn != before or game.over:
         match.turn_since = now
     ui.get(match.kind).after_move(match, move)
-    match.extra.pop("draw", None)
+    ending.clear_offer(match)
     for place in match.places:
         place.cursor.pop("menu", None)
         place.cursor.pop("confirm", None)
@@ -202,11 +204,15 @@ def _commit(match: Match, move: Any, now: float) -> list[Effect]:
     return [Refresh()]
 
 
-def _ai_move(match: Match, action: AIMove, now: float) -> list[Effect]:
+def _ai_move(match: Match, action: AIMove, now: float, timeouts: Timeouts) -> list[Effect]:
     _need_active(match)
     seat = match.to_move
     if seat is None or not seat.is_ai or match.game.turn != action.seat:
         raise Refused("err.stale")
+    if action.move == AI_STOP:
+        return ending.bot_stop(match, action.seat, now, timeouts.stop)
+    if action.move == AI_DONE:
+        return ending.bot_done(match, action.seat, now)
     return _commit(match, _parse(match, action.move), now)
 
 

@@ -53,7 +53,8 @@ def title(match: Match, lang: str) -> str:
     return f"{t(lang, f'game.{match.kind}')} · {size}"
 
 
-def caption(match: Match, place: Place) -> str:
+def caption(match: Match, place: Place, now: float | None = None) -> str:
+    """``now`` (the bot's clock) lets a STOP phase show the time left."""
     lang = place.lang
     lines = [f"<b>{html.escape(title(match, lang))}</b>"]
     if match.status == "lobby":
@@ -74,11 +75,13 @@ def caption(match: Match, place: Place) -> str:
         said = ui.get(match.kind).say_move(match, game.moves[-1])
         last = html.escape(t(lang, said) if isinstance(said, Text) else said)
         lines.append(t(lang, "caption.last", n=game.ply, move=last))
-    lines += _status_lines(match, lang)
+    lines += _status_lines(match, lang, now)
     if match.status == "active":
         hint = ui.get(match.kind).hint(match, place)
         if hint is not None:
             lines.append(html.escape(t(lang, hint)))
+        if place.cursor.get("menu") and match.kind == "dots" and getattr(game, "grounding", 0):
+            lines.append(t(lang, "caption.ground_help"))
         seat = match.seats[game.turn]
         if place.seat is None:
             lines.append(t(lang, "caption.to_move", who=_mention(seat, lang, place.group)))
@@ -93,7 +96,7 @@ def caption(match: Match, place: Place) -> str:
     return _fit(lines)
 
 
-def _status_lines(match: Match, lang: str) -> list[str]:
+def _status_lines(match: Match, lang: str, now: float | None) -> list[str]:
     """Draw offers, STOP and clocks: what the players must know besides the score."""
     if match.status != "active":
         return []
@@ -102,10 +105,10 @@ def _status_lines(match: Match, lang: str) -> list[str]:
     offer = match.extra.get("draw")
     if offer:
         names = ", ".join(html.escape(seat_name(match.seats[i], lang)) for i in offer)
-        lines.append(t(lang, "caption.draw_offered", who=names))
+        key = "caption.end_offered" if match.extra.get("end_scores") else "caption.draw_offered"
+        lines.append(t(lang, key, who=names))
     if match.kind == "dots" and game.stopped_by is not None:
-        who = html.escape(seat_name(match.seats[game.stopped_by], lang))
-        lines.append(t(lang, "caption.stopped", who=who))
+        lines += _stop_lines(match, lang, now)
     seconds = clocks.per_move(match)
     if seconds:
         label = t(lang, clocks.label(seconds))
@@ -113,6 +116,27 @@ def _status_lines(match: Match, lang: str) -> list[str]:
             lines.append(t(lang, "caption.clock_out", clock=label))
         else:
             lines.append(t(lang, "caption.clock", clock=label))
+    return lines
+
+
+def _stop_lines(match: Match, lang: str, now: float | None) -> list[str]:
+    """Who called STOP, who moves alone, for how long and how long is left, who taps Done."""
+    game: Any = match.game
+    stopper, mover = match.seats[game.stopped_by], match.seats[game.turn]
+    who = html.escape(seat_name(stopper, lang))
+    alone = html.escape(seat_name(mover, lang))
+    limit = float(match.extra.get("stop_limit", clocks.DEFAULT_TIMEOUTS.stop))
+    minutes = max(1, round(limit / 60))
+    if mover.is_ai:
+        return [t(lang, "caption.stop_bot_alone", who=who, mover=alone, minutes=minutes)]
+    left = ""
+    if now is not None and game.deadline is not None:
+        s = max(0, int(game.deadline - now))
+        left = t(lang, "caption.stop_left", left=f"{s // 60}:{s % 60:02d}")
+    lines = [t(lang, "caption.stop_alone", who=who, mover=alone, minutes=minutes, left=left)]
+    lead = match.extra.get("stop_lead")
+    if stopper.is_ai and isinstance(lead, int):
+        lines.append(t(lang, "caption.stop_bot_why", lead=lead))
     return lines
 
 
@@ -178,7 +202,14 @@ def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
         ]
     if place.cursor.get("menu"):
         rows: Keyboard = [[Button(Text("btn.resign"), cb("a", "r"))]]
-        if match.extra.get("draw") is None:
+        if match.extra.get("draw") is None and match.kind == "dots":
+            rows.append(
+                [
+                    Button(Text("btn.end_here"), cb("a", "e")),
+                    Button(Text("btn.half_draw"), cb("a", "d")),
+                ]
+            )
+        elif match.extra.get("draw") is None:
             rows.append([Button(Text("btn.offer_draw"), cb("a", "d"))])
         if match.kind == "dots" and game.stopped_by is None:
             rows.append([Button(Text("btn.stop"), cb("a", "s"))])
@@ -188,19 +219,27 @@ def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
         return rows
     rows = []
     if match.extra.get("draw") is not None:
+        accept = "btn.accept_end" if match.extra.get("end_scores") else "btn.accept_draw"
         rows.append(
             [
-                Button(Text("btn.accept_draw"), cb("a", "y")),
+                Button(Text(accept), cb("a", "y")),
                 Button(Text("btn.decline_draw"), cb("a", "n")),
             ]
         )
     if match.extra.get("expired") == match.turn_since and clocks.deadline(match) is not None:
         rows.append([Button(Text("btn.claim_time"), cb("a", "t"))])
-    if match.kind == "dots" and game.stopped_by is not None:
+    if match.kind == "dots" and game.stopped_by is not None and _may_finish(match, place):
         rows.append([Button(Text("btn.done"), cb("a", "f"))])
     rows += ui.get(match.kind).move_rows(match, place, cb)
     rows.append([Button(Text("btn.more"), cb("c", "menu"))])
     return rows
+
+
+def _may_finish(match: Match, place: Place) -> bool:
+    """Done is for the person moving alone after STOP: not on a board of the player who
+    stopped, and never when the bot moves alone (it ends its phase itself)."""
+    mover = match.game.turn
+    return not match.seats[mover].is_ai and place.seat in (None, mover)
 
 
 def _translate(rows: Keyboard, lang: str) -> Keyboard:
@@ -210,9 +249,9 @@ def _translate(rows: Keyboard, lang: str) -> Keyboard:
     ]
 
 
-def place_view(match: Match, place_index: int) -> PlaceView:
+def place_view(match: Match, place_index: int, now: float | None = None) -> PlaceView:
     place = match.places[place_index]
     picture: dict[str, Any] = {"lang": place.lang}
     if match.status == "active":
         picture.update(ui.get(match.kind).picture_view(match, place))
-    return PlaceView(caption(match, place), keyboard(match, place_index), picture)
+    return PlaceView(caption(match, place, now), keyboard(match, place_index), picture)

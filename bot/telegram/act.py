@@ -351,6 +351,10 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
         )
         if outcome.refused is not None:
             continue  # someone else changed the match meanwhile: look again
+        for effect in outcome.effects:  # the bot's own Dots STOP says why in a line
+            if isinstance(effect, Say) and outcome.match is not None:
+                await _say(bot, effect, outcome.match)
+                await schedule_tick(svc, outcome.match)  # the 3 minutes the person has
         if any(isinstance(e, Finished) for e in outcome.effects):
             finished_now = True
             break

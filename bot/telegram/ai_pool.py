@@ -14,6 +14,7 @@ from typing import Any
 
 import engine
 import render
+from bot.match.actions import AI_DONE, AI_STOP
 from bot.telegram import metrics
 from bot.telegram.workers import Workers
 
@@ -29,10 +30,24 @@ def think(
     """Worker entry point: the chosen move in notation, and the seconds spent."""
     started = time.perf_counter()
     game = engine.load(state)
+    stop_play = _dots_stop(game, level) if game.kind == "dots" else None
+    if stop_play is not None:
+        return stop_play, time.perf_counter() - started
     ai = importlib.import_module(f"engine.{game.kind}.ai")
     limit = TIME_LIMITS.get(level, 1.0) * time_scale
     move = ai.choose_move(game, level=level, seed=seed, time_limit=limit)
     return game.format_move(move), time.perf_counter() - started
+
+
+def _dots_stop(game: Any, level: str) -> str | None:
+    """Dots STOP for the bot (engine.dots.solo): alone after a STOP, a dot that gains or Done;
+    otherwise its own STOP when that wins, or None for the level's ordinary move."""
+    from engine.dots import solo
+
+    if game.stopped_by is not None:
+        move = solo.solo_move(game)
+        return AI_DONE if move is None else str(game.format_move(move))
+    return AI_STOP if solo.calls_stop(game, game.turn, level) else None
 
 
 def replay(state: dict[str, Any], view: dict[str, Any]) -> bytes:

@@ -151,7 +151,7 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
     place = match.places[i]
     if place.off:
         return
-    view = views.place_view(match, i)
+    view = views.place_view(match, i, svc.clock())
     picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
     raw = markup_json(view.keyboard, place.lang)
     # The keyboard as sent, labels included: two Dots windows full of dots carry the same
@@ -272,7 +272,7 @@ async def _send_new(
         if record is None or Match.from_json(record).places[i].msg not in (None, replacing):
             return False  # sent meanwhile
         place = match.places[i]
-        view = views.place_view(match, i)
+        view = views.place_view(match, i, svc.clock())
         photo = await media.photo(svc, bot, picture_key, png, inline=False)
         assert place.chat is not None
         sent = await bot.send_photo(

@@ -52,6 +52,7 @@ END_OPS: dict[str, Action] = {
     "r": Resign(False),
     "R": Resign(True),
     "d": OfferDraw(),
+    "e": OfferDraw(scores=True),
     "y": AnswerDraw(True),
     "n": AnswerDraw(False),
     "s": Stop(),

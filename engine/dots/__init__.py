@@ -11,7 +11,11 @@ Presets: ``tournament`` (38×31, each player's first move inside the central 8×
 ``modern`` (39×32 from the central cross), ``quick`` (15×15, free start). Options: ``width``
 5–39, ``height`` 5–32, ``start`` "free" | "zone" | "cross", ``zone_width``/``zone_height``
 (default 8×15 clipped to the board), ``grounding`` (bool), ``scoring`` "captures" |
-"territory". Player 0 moves first and is Black in SGF.
+"territory", ``edge`` "safe" (default, tournament rule: dots on the edge are never
+surrounded) | "capturable" (the field's edge counts as a wall of the surrounding player's
+ring: of the parts a chain cuts off against the edge, all but the largest are enclosed, none
+when two largest are equal; SGF keeps it as ``edge=capturable`` in our ``RU``). Player 0
+moves first and is Black in SGF.
 
 Scores: ``g.scores`` counts enemy dots captured *now* (liberation lowers the other score),
 or with ``scoring="territory"`` the points inside each player's captured areas, whatever they
@@ -21,12 +25,13 @@ grounding player's ungrounded dots are added to the opponent's score.
 Actions besides moves (each raises :class:`engine.IllegalMove` with a ``code`` from
 :data:`ILLEGAL_CODES` when not allowed, and changes nothing):
 
-- ``g.stop(player, now=None, limit=180)`` on ``player``'s turn: they place no more dots and
+- ``g.stop(player, now=None, limit=180)`` on either turn: ``player`` places no more dots and
   the other player moves alone. ``g.deadline`` is ``now + limit`` on the caller's clock (the
   engine never reads a clock); ``g.expired(now)`` compares. ``g.finish_stop()`` ends the
   game, scores deciding: call it when the player taps Done or the deadline passes.
 - ``g.ground(player)`` (grounding variant, on ``player``'s turn) ends the game.
-- ``g.resign(player)``, ``g.timeout(player)``, ``g.agree()`` (scores decide).
+- ``g.resign(player)``, ``g.timeout(player)``, ``g.agree()`` (scores decide) or
+  ``g.agree(draw=True)`` (a draw whatever the scores).
 
 Notation (``g.parse_move("h12")`` / ``g.format_move(m)``): column letters from the left,
 a–z then aa, ab, … am on a 39-wide board (read case-insensitively); row numbers from the
@@ -47,8 +52,12 @@ For the renderer — read-only views, cheap enough to call once per picture:
   ring's points in order round the polygon; the last links back to the first), ``area`` (frozenset
   of the points strictly inside), ``ply`` (index in ``g.moves`` of the move that made it)
   and ``credited`` (the move tournament records credit: ``ply + 1`` for an intruder caught
-  in an empty ring, ``capture.intrusion``). A later capture may hold earlier ones (nested
-  captures): draw them in order so the outer one paints last; ``cell()`` has the final word.
+  in an empty ring, ``capture.intrusion``). The ring catches the intruder at its owner's
+  next move (tournament rules, comment 1); the engine applies it at once, and not at all when
+  that move never comes: the intruder took the last free point, or the owner called STOP
+  (before, or right after the intrusion: then the intruder is set free again). A later
+  capture may hold earlier ones (nested captures): draw them in order so the outer one
+  paints last; ``cell()`` has the final word.
 - ``g.bases`` → tuple of :class:`Base`: the empty rings that stand now (``owner``,
   ``ring``, ``area``): they stay playable for both players.
 - ``g.zone`` → :class:`Zone` (``x``, ``y``, ``width``, ``height``, ``contains(x, y)``) while a

@@ -27,6 +27,7 @@ MIN_WIDTH, MAX_WIDTH = 5, 39
 MIN_HEIGHT, MAX_HEIGHT = 5, 32
 STARTS = ("free", "zone", "cross")
 SCORINGS = ("captures", "territory")
+EDGES = ("safe", "capturable")  # edge dots never surrounded / the edge walls a ring
 ZONE = (8, 15)  # the tournament first-move zone, clipped to smaller boards
 STOP_SECONDS = 180.0  # how long the other player may go on alone after STOP
 # SGF and the JSON move string write a coordinate 0–51 as one letter: a–z, then A–Z.
@@ -149,6 +150,7 @@ class Game(BaseGame[Move]):
         scoring: str = "captures",
         zone_width: int | None = None,
         zone_height: int | None = None,
+        edge: str = "safe",
     ) -> None:
         for name, value, lo, hi in (
             ("width", width, MIN_WIDTH, MAX_WIDTH),
@@ -160,6 +162,8 @@ class Game(BaseGame[Move]):
             raise BadOptions(f"start must be one of {', '.join(STARTS)}, not {start!r}")
         if scoring not in SCORINGS:
             raise BadOptions(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
+        if edge not in EDGES:
+            raise BadOptions(f"edge must be one of {', '.join(EDGES)}, not {edge!r}")
         if not isinstance(grounding, bool):
             raise BadOptions(f"grounding must be true or false, not {grounding!r}")
         zw = min(ZONE[0], width) if zone_width is None else zone_width
@@ -171,11 +175,13 @@ class Game(BaseGame[Move]):
             raise BadOptions("the first-move zone needs room for both first moves")
         self.width, self.height = width, height
         self.start, self.grounding, self.scoring = start, grounding, scoring
+        self.edge = edge
         self._zone = Zone((width - zw) // 2, (height - zh) // 2, zw, zh)
-        self._board = Board(width, height)
+        self._board = Board(width, height, edge_walls=edge == "capturable")
         self._hist: list[int] = []  # board indices of the moves, in order
         self._count = [0, 0]  # moves made per player
         self._stop: tuple[int, int, float | None] | None = None  # (ply, player, deadline)
+        self._held = -1  # the move right before its opponent's STOP (see _catches)
         self._grounded_by: int | None = None
         self._bonus = (0, 0)  # ungrounded dots credited by the ground action
         self._result: GameResult | None = None
@@ -193,6 +199,8 @@ class Game(BaseGame[Move]):
             opts["grounding"] = True
         if self.scoring != "captures":
             opts["scoring"] = self.scoring
+        if self.edge != "safe":
+            opts["edge"] = self.edge
         if self.start == "zone":
             opts["zone_width"], opts["zone_height"] = self._zone.width, self._zone.height
         return opts
@@ -278,7 +286,7 @@ class Game(BaseGame[Move]):
         return (self._board.xs[i], self._board.ys[i])
 
     def _ring(self, r: Region) -> tuple[tuple[int, int], ...]:
-        return tuple(self._xy(i) for i in r.ring)
+        return tuple(self._xy(i) for i in (r.ring if r.outline is None else r.outline))
 
     def _area(self, r: Region) -> frozenset[tuple[int, int]]:
         return frozenset(self._xy(i) for i in r.inside)
@@ -349,22 +357,25 @@ class Game(BaseGame[Move]):
 
     def play(self, move: Move) -> None:
         self.check(move)
+        self.play_index(self._board.index(move.x, move.y))
+
+    def play_index(self, i: int) -> None:
+        """Play a free board index without the checks (the AI's fast path)."""
         player = self.turn
-        i = self._board.index(move.x, move.y)
-        self._board.place(i, player, len(self._hist))
+        ply = len(self._hist)
+        self._board.place(i, player, ply, self._catches(ply))
         self._hist.append(i)
         self._count[player] += 1
         if self._board.free == 0:
             self._result = GameResult.by_scores(self.scores, "end")
 
-    def play_index(self, i: int) -> None:
-        """Play a free board index without the checks (the AI's fast path)."""
-        player = self.turn
-        self._board.place(i, player, len(self._hist))
-        self._hist.append(i)
-        self._count[player] += 1
-        if self._board.free == 0:
-            self._result = GameResult.by_scores(self.scores, "end")
+    def _catches(self, ply: int) -> bool:
+        """Whether a dot placed now into an empty enemy ring is caught. The tournament rules
+        (comment 1) make the ring a capturing one at its owner's next move; the engine credits
+        it at once, which gives the same scores, except when that move never comes: the dot
+        fills the last free point, the owner has called STOP (the intruder moves alone), or
+        the owner calls STOP right after it (``_held``)."""
+        return self._stop is None and self._board.free > 1 and ply != self._held
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
@@ -391,16 +402,29 @@ class Game(BaseGame[Move]):
     # -- ending actions ----------------------------------------------------------------------
 
     def stop(self, player: int, now: float | None = None, limit: float = STOP_SECONDS) -> None:
-        """``player`` calls STOP on their turn: they place no more dots and the other player
-        moves alone until :meth:`finish_stop` (Done, or the caller sees ``deadline`` pass).
-        ``now`` is the caller's clock; the engine never reads one."""
+        """``player`` calls STOP (on either turn: the rules tie it to no turn): they place no
+        more dots and the other player moves alone until :meth:`finish_stop` (Done, or the
+        caller sees ``deadline`` pass). ``now`` is the caller's clock; the engine never reads
+        one. An intruder the other player's last move put into ``player``'s empty ring is set
+        free: the ring would have caught it at ``player``'s next move, which never comes."""
         self._check_player(player)
+        if self._result is not None:
+            raise GameOver()
         if self._stop is not None:
             raise IllegalMove("STOP has already been called", code="already_stopped")
-        if player != self.turn:
-            raise IllegalMove(f"not player {player}'s turn", code="not_your_turn", player=player)
         deadline = None if now is None else float(now) + float(limit)
-        self._stop = (len(self._hist), player, deadline)
+        ply = len(self._hist)
+        held = _held_before(ply, player)
+        if any(
+            r.ply == held and r.credited == ply and r.owner == player for r in self._board.captures
+        ):
+            again = type(self)(**self.options)
+            again._held = held
+            for i in self._hist:
+                again.play_index(i)
+            self._board = again._board
+        self._held = held
+        self._stop = (ply, player, deadline)
 
     def expired(self, now: float) -> bool:
         """True when a STOP phase has a deadline and ``now`` (caller's clock) is past it."""
@@ -432,11 +456,15 @@ class Game(BaseGame[Move]):
         self._result = GameResult.by_scores(self.scores, "ground")
         return self._result
 
-    def agree(self) -> GameResult:
-        """Both players agree to end; the scores as they stand decide."""
+    def agree(self, draw: bool = False) -> GameResult:
+        """Both players agree to end: the scores as they stand decide ("ending by
+        agreement"), or with ``draw`` the game is drawn whatever the scores."""
         if self._result is not None:
             raise GameOver()
-        self._result = GameResult.by_scores(self.scores, "agreement")
+        if draw:
+            self._result = GameResult(self.scores, None, "agreement")
+        else:
+            self._result = GameResult.by_scores(self.scores, "agreement")
         return self._result
 
     # -- notation ------------------------------------------------------------------------------
@@ -521,6 +549,8 @@ class Game(BaseGame[Move]):
     def _rerun_steps(self, moves: list[Move], stop: Any, grounded_by: Any) -> Iterator[Self]:
         """Apply a history to this fresh game, yielding after each ply (and actions due there)."""
         stop_ply = None if stop is None else stop[0]
+        if stop is not None and isinstance(stop[1], int):
+            self._held = _held_before(stop[0], stop[1])
 
         def due(ply: int) -> None:
             if ply == stop_ply:
@@ -548,11 +578,13 @@ class Game(BaseGame[Move]):
         g = type(self).__new__(type(self))
         g.width, g.height = self.width, self.height
         g.start, g.grounding, g.scoring = self.start, self.grounding, self.scoring
+        g.edge = self.edge
         g._zone = self._zone
         g._board = self._board.copy()
         g._hist = self._hist[:]
         g._count = self._count[:]
         g._stop, g._grounded_by, g._bonus = self._stop, self._grounded_by, self._bonus
+        g._held = self._held
         g._result = self._result
         return g
 
@@ -569,6 +601,13 @@ class Game(BaseGame[Move]):
         from engine.dots.sgf import read_sgf
 
         return read_sgf(text)
+
+
+def _held_before(stop_ply: int, stopper: int) -> int:
+    """The move whose intruders a STOP at ``stop_ply`` by ``stopper`` sets free: the one just
+    before, when the opponent made it (before a STOP the players alternate); else -1."""
+    last = stop_ply - 1
+    return last if last >= 0 and last % 2 != stopper else -1
 
 
 def _load(record: dict[str, Any]) -> Game:

@@ -30,6 +30,9 @@ class Region:
     inside: list[int]
     ply: int  # the move that closed the ring (0-based index into the move list)
     credited: int  # the move the ring is credited to (the owner's next move for intrusions)
+    # A ring closed by the field's edge ("capturable" edge): its outline in order, the
+    # owner's dots with the edge points it runs along (``ring`` holds the dots alone).
+    outline: list[int] | None = None
     _set: set[int] | None = field(default=None, repr=False)
 
     def contains(self, i: int) -> bool:
@@ -58,8 +61,9 @@ class Board:
     # Trace steps before a stale union–find is rebuilt: about what a rebuild costs.
     patience = 1024
 
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int, height: int, edge_walls: bool = False) -> None:
         self.width, self.height = width, height
+        self.edge_walls = edge_walls  # the field's edge counts as a wall of every ring
         s = self.stride = width + 2
         n = s * (height + 2)
         self.dot = [FRAME] * n  # EMPTY, a player index, or FRAME
@@ -90,6 +94,7 @@ class Board:
     def copy(self) -> Board:
         b = Board.__new__(Board)
         b.width, b.height, b.stride = self.width, self.height, self.stride
+        b.edge_walls = self.edge_walls
         b.dot, b.area = self.dot[:], self.area[:]
         b.walls = [bytearray(w) for w in self.walls]
         b.encl = [bytearray(e) for e in self.encl]
@@ -275,9 +280,10 @@ class Board:
 
     # -- applying a move --------------------------------------------------------------------
 
-    def place(self, p: int, player: int, ply: int) -> None:
+    def place(self, p: int, player: int, ply: int, catch: bool = True) -> None:
         """Put ``player``'s dot on the free point ``p`` and apply captures, bases and the
-        intrusion rule (the caller has checked legality)."""
+        intrusion rule (the caller has checked legality). ``catch`` False: the ring owner will
+        make no next move, so an intruder in their empty ring is not caught (it stays live)."""
         enemy = 1 - player
         self.dot[p] = player
         self.walls[player][p] = 1
@@ -291,12 +297,20 @@ class Board:
                 captured = True
             else:
                 self._add_base(Region(player, cycle, inside, ply, ply))
+        if self.edge_walls:
+            for region in self._edge_regions(p, player, ply):
+                live = self.walls[enemy]
+                if any(live[q] for q in region.inside):
+                    self._capture(region)
+                    captured = True
+                else:
+                    self._add_base(region)
         if self.encl[enemy][p]:
             holders = [b for b in self.bases if b.owner == enemy and b.contains(p)]
             if holders:
                 if captured:  # the intruder's own capture stands; the empty rings dissolve
                     self.bases = [b for b in self.bases if b not in holders]
-                else:
+                elif catch:
                     base = min(holders, key=lambda b: len(b.inside))
                     # Credited to the ring owner's next move, as tournament records have it.
                     self._capture(Region(enemy, base.ring, base.inside, ply, ply + 1))
@@ -348,6 +362,176 @@ class Board:
     def _base_holds(self, base: Region) -> bool:
         w = self.walls[base.owner]
         return self.area[base.inside[0]] == EMPTY and all(w[c] for c in base.ring)
+
+    # -- the field's edge as a wall ("capturable" edge) ------------------------------------
+
+    def _edge_regions(self, p: int, player: int, ply: int) -> list[Region]:
+        """The parts of the field the new dot ``p`` cuts off against the edge. The dot splits
+        the face it stood in; of the parts that reach the edge, the largest stays open (the
+        outside) and each other one is enclosed by the player's dots and the edge, with what
+        it holds (two equal largest parts: neither is enclosed, the cut is ambiguous). Parts
+        off the edge are the ordinary rings of :meth:`rings_through`."""
+        w = self.walls[player]
+        d = self.dirs
+        on = [w[p + k] or self.dot[p + k] == FRAME for k in d]
+        if sum(1 for k in range(8) if on[k] and not on[(k + 1) & 7]) < 2:
+            return []  # one open side: nothing is cut off
+        parts = self._parts_round(p, w)
+        if parts is None:
+            return []
+        edged = [part for part, edge in parts if edge]
+        if len(edged) < 2:
+            return []
+        sizes = sorted((len(part) for part in edged), reverse=True)
+        if sizes[0] == sizes[1]:
+            return []
+        biggest = max(edged, key=len)
+        regions = []
+        for part in edged:
+            if part is biggest:
+                continue
+            inside = self._holes_filled(part)
+            cut = set(part)
+            s = self.stride
+            into = next(q for q in (p - s, p + 1, p + s, p - 1) if q in cut)
+            outline = self._edge_outline(p, player, into)
+            ring = [c for c in outline if w[c]]
+            regions.append(Region(player, ring, inside, ply, ply, outline))
+        return regions
+
+    def _parts_round(self, p: int, w: bytearray) -> list[tuple[list[int], bool]] | None:
+        """The parts the dot ``p`` cuts its face into (4-connected points that are not the
+        player's live dots), each with whether it reaches the edge; None when all sides are
+        one part. They grow side by side from ``p``'s sides a step each in turn, and the work
+        stops once one part is left growing, already reaches the edge and is the largest:
+        the outside is rarely walked whole (it is returned as far as it got)."""
+        s = self.stride
+        dot = self.dot
+        owner: dict[int, int] = {}
+        parent: list[int] = []
+        cells: list[list[int]] = []
+        fronts: list[list[int]] = []
+        edge: list[bool] = []
+        for q in (p - s, p + 1, p + s, p - 1):
+            if dot[q] == FRAME or w[q] or q in owner:
+                continue
+            owner[q] = len(cells)
+            parent.append(len(cells))
+            cells.append([q])
+            fronts.append([q])
+            edge.append(self._on_edge(q))
+
+        def root(k: int) -> int:
+            while parent[k] != k:
+                k = parent[k]
+            return k
+
+        if len(cells) < 2:
+            return None
+        while True:
+            live = [k for k in range(len(cells)) if parent[k] == k and fronts[k]]
+            roots = {root(k) for k in range(len(cells))}
+            if len(roots) < 2:
+                return None
+            done = [len(cells[k]) for k in roots if not fronts[k]]
+            if not live or (
+                len(live) == 1 and edge[live[0]] and len(cells[live[0]]) > max(done, default=0)
+            ):
+                return [(cells[k], edge[k]) for k in roots]
+            for k in live:
+                if parent[k] != k:
+                    continue
+                nxt: list[int] = []
+                for c in fronts[k]:
+                    for r in (c - s, c + 1, c + s, c - 1):
+                        if dot[r] == FRAME or w[r]:
+                            continue
+                        o = owner.get(r)
+                        if o is None:
+                            owner[r] = k
+                            cells[k].append(r)
+                            nxt.append(r)
+                            if not edge[k] and self._on_edge(r):
+                                edge[k] = True
+                        elif (j := root(o)) != k:  # two sides meet: one part after all
+                            parent[j] = k
+                            edge[k] = edge[k] or edge[j]
+                            cells[k] += cells[j]
+                            for c2 in cells[j]:
+                                owner[c2] = k
+                            nxt += fronts[j]
+                            cells[j], fronts[j] = [], []
+                fronts[k] = nxt
+
+    def _on_edge(self, i: int) -> bool:
+        x, y = self.xs[i], self.ys[i]
+        return x == 0 or y == 0 or x == self.width - 1 or y == self.height - 1
+
+    def _holes_filled(self, part: list[int]) -> list[int]:
+        """``part`` and everything it surrounds: the points the edge cannot reach without
+        crossing it."""
+        s = self.stride
+        inner = set(part)
+        edge = [
+            i
+            for i in range(len(self.dot))
+            if self.dot[i] != FRAME and self._on_edge(i) and i not in inner
+        ]
+        reached = set(edge)
+        stack = edge[:]
+        while stack:
+            c = stack.pop()
+            for r in (c - s, c + 1, c + s, c - 1):
+                if r not in reached and r not in inner and self.dot[r] != FRAME:
+                    reached.add(r)
+                    stack.append(r)
+        return [i for i in range(len(self.dot)) if self.dot[i] != FRAME and i not in reached]
+
+    def _edge_outline(self, p: int, player: int, into: int) -> list[int]:
+        """The boundary of the part holding ``into`` (a side of ``p``), traced round from
+        ``p`` over the player's dots and the frame, with frame points moved onto the edge:
+        the polygon the picture draws, running along the edge where the edge is the wall."""
+        w, h = self.width, self.height
+        walls = self.walls[player]
+        steps = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+        def wall(x: int, y: int) -> bool:
+            if x < -1 or y < -1 or x > w or y > h:
+                return False
+            if x in (-1, w) or y in (-1, h):
+                return True
+            return bool(walls[self.index(x, y)])
+
+        px, py = self.xs[p], self.ys[p]
+        k = steps.index((self.xs[into] - px, self.ys[into] - py))
+        while not wall(px + steps[k][0], py + steps[k][1]):  # the wall before the side
+            k = (k - 1) & 7
+        cx, cy, back = px, py, k
+        path: list[tuple[int, int]] = []
+        first = -1
+        for _ in range(8 * (w + 2) * (h + 2)):
+            k = back + 1
+            while True:
+                k &= 7
+                if wall(cx + steps[k][0], cy + steps[k][1]):
+                    break
+                k += 1
+            if (cx, cy) == (px, py):  # back at the start: done once leaving it as at first
+                if first < 0:
+                    first = k
+                elif k == first:
+                    break
+            path.append((cx, cy))
+            cx, cy = cx + steps[k][0], cy + steps[k][1]
+            back = (k + 4) & 7
+        points: list[int] = []
+        for x, y in path:
+            i = self.index(min(max(x, 0), w - 1), min(max(y, 0), h - 1))
+            if not points or points[-1] != i:
+                points.append(i)
+        if len(points) > 1 and points[0] == points[-1]:
+            points.pop()
+        return _simple_cycle(points)
 
     # -- what-if, for the AI ----------------------------------------------------------------
 

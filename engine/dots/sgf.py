@@ -6,13 +6,14 @@ column then row from the top-left: ``a``–``z`` = 0–25, ``A``–``Z`` = 26–
 ``B+3`` (score margin), ``W+R`` (resignation), ``W+T`` (time), ``B+G`` (grounding), ``0`` (draw).
 
 Our own properties, which other readers ignore: ``RU[tetrad:start=zone;zone=8x15;
-grounding=1;scoring=territory]`` for the variant, ``XS[ply:player:deadline]`` for a STOP call
-(a reader may also infer STOP when one colour moves twice running) and ``XR[reason]`` when the
-result came by agreement, at the end of a STOP phase or by grounding (a drawn
-result reads ``0`` and would not say how). With ``rings=True`` a move that closes
-rings carries them after the point, ``B[hj.ghhiijhk]``; a ring that caught an intruder in an
-empty base is written on its owner's next move, as tournament records credit it. Readers of
-this module ignore everything after the point's two letters, so rules decide captures.
+grounding=1;scoring=territory;edge=capturable]`` for the variant,
+``XS[ply:player:deadline]`` for a STOP call (a reader may also infer STOP when one colour
+moves twice running) and ``XR[reason]`` when the result came by agreement, at the end of a
+STOP phase or by grounding (a drawn result reads ``0`` and would not say how). With
+``rings=True`` a move that closes rings carries them after the point, ``B[hj.ghhiijhk]``;
+a ring that caught an intruder in an empty base is written on its owner's next move, as
+tournament records credit it. Readers of this module ignore everything after the point's two
+letters, so rules decide captures.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def write_sgf(game: Game, *, rings: bool = False) -> str:
         rules.append("grounding=1")
     if game.scoring != "captures":
         rules.append(f"scoring={game.scoring}")
+    if game.edge != "safe":
+        rules.append(f"edge={game.edge}")
     root.append(f"RU[{_escape('tetrad:' + ';'.join(rules))}]")
     cross = game.cross_points()
     for colour in (0, 1):
@@ -178,6 +181,8 @@ def _options(root: dict[str, list[str]], setup: bool) -> dict[str, Any]:
                 opts["grounding"] = value == "1"
             elif key == "scoring":
                 opts["scoring"] = value
+            elif key == "edge":
+                opts["edge"] = value
     return opts
 
 
@@ -257,4 +262,4 @@ def _apply_result(game: Game, root: dict[str, list[str]]) -> None:
     elif reason == "stop" and game.stopped_by is not None:
         game.finish_stop()
     else:
-        game.agree()
+        game.agree(draw=winner is None)

@@ -118,3 +118,20 @@ def test_boxes_pictures_name_what_the_keyboard_names(
 def test_captions_show_scores_only_where_the_game_keeps_them(kind: str, scored: bool) -> None:
     match = _match(kind, {})
     assert ("<b>Alice</b> — 0" in views.caption(match, match.places[0])) is scored
+
+
+def test_done_is_shown_only_to_the_player_moving_alone_after_stop() -> None:
+    """Against the bot: after the person's STOP the bot moves alone and ends its phase itself
+    (no Done for anyone); after the bot's STOP the person moves alone and has Done."""
+    done = "✅ Done"
+    match = _match("dots", {"width": 10, "height": 10}, moves=4)
+    game: Any = match.game
+    assert match.seats[1].is_ai
+    people_stop = game.copy()
+    people_stop.stop(0)
+    match.attach(people_stop)
+    assert done not in [b.text for row in views.keyboard(match, 0) for b in row]
+    bot_stop = game.copy()
+    bot_stop.stop(1)
+    match.attach(bot_stop)
+    assert done in [b.text for row in views.keyboard(match, 0) for b in row]

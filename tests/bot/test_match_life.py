@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 from bot.match import records
 from playground.client import ChatHandle, MessageView, UserHandle
@@ -87,7 +88,7 @@ async def test_draw_declined_then_accepted(pg: ScenarioClient) -> None:
     (alice, bob), group, board = await _group_match(pg)
     board = await _tap_move(alice, group, board)
     await bob.press("⋯ More", board, group)
-    await bob.press("🤝 Offer a draw", await message(group, board.message_id), group)
+    await bob.press("½ Draw", await message(group, board.message_id), group)
     offered = await message(group, board.message_id)
     assert "A draw is offered by Bob" in (offered.caption or "")
     popup = await bob.press("✔ Accept the draw", offered, group)
@@ -96,10 +97,10 @@ async def test_draw_declined_then_accepted(pg: ScenarioClient) -> None:
     board = await message(group, board.message_id)
     assert "draw is offered" not in (board.caption or "") and not finished(board)
     await alice.press("⋯ More", board, group)
-    await alice.press("🤝 Offer a draw", await message(group, board.message_id), group)
+    await alice.press("½ Draw", await message(group, board.message_id), group)
     await bob.press("✔ Accept the draw", await message(group, board.message_id), group)
     final = await wait_message(group, board.message_id, finished)
-    assert "by agreement" in (final.caption or "")
+    assert "Draw (by agreement)" in (final.caption or "")
 
 
 async def test_stop_ends_by_done(pg: ScenarioClient) -> None:
@@ -108,7 +109,10 @@ async def test_stop_ends_by_done(pg: ScenarioClient) -> None:
     await bob.press("⋯ More", board, group)
     await bob.press("✋ STOP", await message(group, board.message_id), group)
     board = await message(group, board.message_id)
-    assert "Bob called STOP" in (board.caption or "")
+    assert re.search(
+        r"Bob: STOP\. Alice moves alone for up to 3 min \((3:00|2:[45]\d) left\)",
+        board.caption or "",
+    )
     assert "To move: Alice" in (board.caption or "")
     board = await _tap_move(alice, group, board)
     board = await _tap_move(alice, group, board)  # Alice moves alone

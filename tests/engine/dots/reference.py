@@ -105,7 +105,17 @@ class Referee:
             and any(q not in self.area for q in b.inside)
         ]
 
+    def free(self) -> int:
+        return sum(
+            (x, y) not in self.dot and (x, y) not in self.area
+            for x in range(self.w)
+            for y in range(self.h)
+        )
+
     def play(self, p: Point, player: int) -> None:
+        # Tournament rules, comment 1: an intruder is caught at the ring owner's next move,
+        # so a dot on the last free point (the game ends) is never caught.
+        owner_moves_again = self.free() > 1
         enemy = 1 - player
         self.dot[p] = player
         captured = False
@@ -121,5 +131,5 @@ class Referee:
         if holders:
             if captured:
                 self.bases = [b for b in self.bases if b not in holders]
-            else:
+            elif owner_moves_again:
                 self._capture(enemy, min(holders, key=lambda b: len(b.inside)).inside)

@@ -24,6 +24,8 @@ OPTIONS = st.sampled_from(
         {"width": 7, "height": 7, "start": "cross"},
         {"width": 9, "height": 8, "start": "zone", "zone_width": 3, "zone_height": 3},
         {"width": 6, "height": 9, "grounding": True, "scoring": "territory"},
+        {"width": 7, "height": 6, "edge": "capturable"},
+        {"width": 6, "height": 6, "edge": "capturable", "scoring": "territory"},
     ]
 )
 
@@ -103,16 +105,17 @@ SYMMETRIES = [
 ]
 
 
-def test_symmetric_games_give_symmetric_positions() -> None:
+@pytest.mark.parametrize("edge", ["safe", "capturable"])
+def test_symmetric_games_give_symmetric_positions(edge: str) -> None:
     n = 9
-    for seed in range(40):
+    for seed in range(40 if edge == "safe" else 15):
         rng = random.Random(seed)
-        g = Game(n, n)
+        g = Game(n, n, edge=edge)
         while not g.over:
             g.play(rng.choice(g.legal_moves()))
         base = _normal_dead(g)
         for f in SYMMETRIES:
-            t = Game(n, n)
+            t = Game(n, n, edge=edge)
             for m in g.moves:
                 t.play(Move(*f(m.x, m.y, n)))
             assert t.scores == g.scores

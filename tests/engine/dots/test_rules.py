@@ -211,9 +211,9 @@ def test_ground_needs_the_variant_and_the_turn() -> None:
 def test_stop_phase() -> None:
     g = moves(Game(7, 7), [(3, 3), (3, 2), (2, 3)])
     assert g.turn == 1
-    with pytest.raises(IllegalMove) as e:
-        g.stop(0, now=0.0)
-    assert e.value.code == "not_your_turn"
+    early = g.copy()
+    early.stop(0, now=0.0)  # on the other player's turn: nothing ties STOP to a turn
+    assert early.stopped_by == 0 and early.turn == 1 and early.deadline == 180.0
     g.stop(1, now=1000.0)
     assert g.stopped_by == 1 and g.deadline == 1180.0 and g.stop_ply == 3
     assert not g.expired(1179.9) and g.expired(1180.0)
@@ -342,3 +342,14 @@ def test_empty_captured_point_is_dead() -> None:
         g.play(Move(3, 3))
     assert e.value.code == "dead_point"
     ILLEGAL_CODES[e.value.code].format(**e.value.params)
+
+
+def test_agree_lets_the_scores_decide_or_draws() -> None:
+    caught = [(2, 1), (0, 0), (1, 2), (4, 4), (3, 2), (0, 4), (2, 3), (2, 2)]  # 1:0
+    g = moves(Game(5, 5), caught)
+    assert g.agree().winner == 0
+    g = moves(Game(5, 5), caught)
+    res = g.agree(draw=True)
+    assert res.winner is None and res.reason == "agreement" and res.scores == (1, 0)
+    back = Game.from_sgf(g.to_sgf())
+    assert back.result == res and Game.from_json(g.to_json()).result == res
