@@ -426,6 +426,8 @@ def _ranks(match: Match) -> list[int]:
     n = len(match.seats)
     if result.reason in ("resign", "time") and result.loser is not None and n == 2:
         return [1 if i == result.loser else 0 for i in range(n)]
+    if result.draw:  # "½ Draw" is a draw whatever the scores say
+        return [0] * n
     # Rank by score: 0 for the best; equal scores share a rank.
     order = sorted(set(result.scores), reverse=True)
     return [order.index(s) for s in result.scores]

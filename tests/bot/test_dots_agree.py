@@ -6,9 +6,18 @@ from __future__ import annotations
 
 import pytest
 
+import storage
 from bot.i18n import t
 from engine.dots import Game
-from tests.bot.helpers import finished, message, quick_game, stored_match, texts, wait_message
+from tests.bot.helpers import (
+    endings,
+    finished,
+    message,
+    quick_game,
+    stored_match,
+    texts,
+    wait_message,
+)
 from tests.bot.test_dots_stop import LANGS, WON, _set_up, _two, variant_game
 from tests.fixtures.playground import ScenarioClient
 
@@ -44,6 +53,16 @@ async def test_two_ways_to_agree(pg: ScenarioClient, lang: str, how: str) -> Non
         assert t(lang, "result.draw", how=how_text) in (final.caption or "")
     back = Game.from_sgf(game.to_sgf())
     assert back.result is not None and back.result.winner == game.result.winner
+    await endings(group)  # the ratings are recorded before the ending is sent
+    store = await storage.connect(pg._settings.redis_url)
+    try:  # the ratings agree with the result, not with the scores
+        ratings = [(await store.ratings.get(p.id, "dots")).rating for p in (alice, bob)]
+    finally:
+        await store.close()
+    if how == "end_here":
+        assert ratings[0] > ratings[1]
+    else:
+        assert ratings[0] == ratings[1]
 
 
 @pytest.mark.parametrize("lang", LANGS)
