@@ -77,3 +77,34 @@ def test_the_command_prints_the_url_and_stops_on_ctrl_c() -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_the_command_stops_cleanly_on_sigterm() -> None:
+    """SIGTERM (a service manager, ``kill``) stops the bot as Ctrl-C does: its route workers
+    (started at once by ROUTE_WORKERS) are ended and multiprocessing's resource tracker
+    finds no semaphore of their pool left behind. Killed by the default action, the process
+    left five (the pool's call and result queues) and the tracker warned of them."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["ROUTE_WORKERS"] = "1"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "local", "--no-browser", "--port", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert re.search(r"open http://127\.0\.0\.1:\d+/", line), line
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)  # EOF once the resource tracker is gone too
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "tetrad local: stopped" in err
+    assert "leaked" not in err and "Traceback" not in err, err
+    # The kernels are in numba's cache (the session warmed them): nothing compiles.
+    assert "loading the Рассада drawing engine" in err and "compiling" not in err, err
