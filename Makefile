@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: local test lint typecheck venv redis-server chromium
+.PHONY: local test lint typecheck venv system-packages redis-server
 
 $(BIN)/activate: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -16,11 +16,13 @@ venv: $(BIN)/activate
 local: venv
 	$(BIN)/tetrad local
 
-# redis-server (and Chromium for the browser test) come from the system packages when missing.
-redis-server:
-	@command -v redis-server >/dev/null || bash .ci/install-system-packages
+# redis-server, Chromium and the fonts come from the system packages, each when missing.
+system-packages:
+	@bash .ci/install-system-packages
 
-test: venv redis-server
+redis-server: system-packages
+
+test: venv system-packages
 	$(BIN)/pytest
 
 lint: venv
