@@ -22,8 +22,14 @@ system-packages:
 
 redis-server: system-packages
 
-test: venv system-packages
-	$(BIN)/pytest
+# The suite on pytest-xdist, a worker per core (JOBS=0: in one process, as a plain `pytest`
+# does); worksteal, because a few tests take a minute and most a fraction of a second.
+# PYTEST_ARGS picks tests or adds options: make test PYTEST_ARGS='tests/bot -x'.
+JOBS ?= auto
+PYTEST_ARGS ?=
+
+test: system-packages venv
+	$(BIN)/pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .
