@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from playground import local
 from playground.client import PlaygroundClient
@@ -57,33 +58,12 @@ def test_local_settings_default_to_the_embedded_store() -> None:
     assert s.redis_url == "redis://localhost:6400/1"
 
 
-def test_the_command_prints_the_url_and_stops_on_ctrl_c() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "local", "--no-browser", "--port", "0"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert re.search(r"open http://127\.0\.0\.1:\d+/", line), line
-        assert "memory://" in line
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-
-
-def test_the_command_stops_cleanly_on_sigterm() -> None:
-    """SIGTERM (a service manager, ``kill``) stops the bot as Ctrl-C does: its route workers
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_the_command_prints_the_url_and_stops_cleanly(stop: signal.Signals) -> None:
+    """Ctrl-C, and SIGTERM (a service manager, ``kill``), stop the bot: its route workers
     (started at once by ROUTE_WORKERS) are ended and multiprocessing's resource tracker
-    finds no semaphore of their pool left behind. Killed by the default action, the process
-    left five (the pool's call and result queues) and the tracker warned of them."""
+    finds no semaphore of their pool left behind. Killed by SIGTERM's default action, the
+    process left five (the pool's call and result queues) and the tracker warned of them."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["ROUTE_WORKERS"] = "1"
     proc = subprocess.Popen(
@@ -98,7 +78,8 @@ def test_the_command_stops_cleanly_on_sigterm() -> None:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         assert re.search(r"open http://127\.0\.0\.1:\d+/", line), line
-        proc.send_signal(signal.SIGTERM)
+        assert "memory://" in line
+        proc.send_signal(stop)
         _, err = proc.communicate(timeout=60)  # EOF once the resource tracker is gone too
     finally:
         if proc.poll() is None:
