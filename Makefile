@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: local test lint typecheck venv redis-server chromium
+.PHONY: local test lint typecheck venv system-packages redis-server
 
 $(BIN)/activate: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -16,12 +16,20 @@ venv: $(BIN)/activate
 local: venv
 	$(BIN)/tetrad local
 
-# redis-server (and Chromium for the browser test) come from the system packages when missing.
-redis-server:
-	@command -v redis-server >/dev/null || bash .ci/install-system-packages
+# redis-server, Chromium and the fonts come from the system packages, each when missing.
+system-packages:
+	@bash .ci/install-system-packages
 
-test: venv redis-server
-	$(BIN)/pytest
+redis-server: system-packages
+
+# The suite on pytest-xdist, a worker per core (JOBS=0: in one process, as a plain `pytest`
+# does); worksteal, because a few tests take a minute and most a fraction of a second.
+# PYTEST_ARGS picks tests or adds options: make test PYTEST_ARGS='tests/bot -x'.
+JOBS ?= auto
+PYTEST_ARGS ?=
+
+test: system-packages venv
+	$(BIN)/pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .

@@ -60,13 +60,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_local(args: argparse.Namespace) -> int:
     # The CLI is the composition root: the only place in bot/ that may start the playground.
     # The bot itself still reaches the emulator over HTTP only, like Telegram.
-    from bot.warmup import settle, warm_engines
+    from bot.warmup import kernels_cached, settle, warm_engines
     from playground.local import run_local
 
-    print(
-        "tetrad local: loading the Рассада drawing engine (the first run compiles it)",
-        file=sys.stderr,
-    )
+    if kernels_cached():
+        print("tetrad local: loading the Рассада drawing engine", file=sys.stderr)
+    else:
+        print(
+            "tetrad local: compiling the Рассада drawing engine (first run, ~25 s)",
+            file=sys.stderr,
+        )
     warm_engines()
     settle()
     return run_local(host=args.host, port=args.port, open_browser=not args.no_browser)

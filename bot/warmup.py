@@ -6,26 +6,77 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import importlib
 import logging
+import os
 import time
+from typing import Any
 
 from PIL import Image
 
 log = logging.getLogger(__name__)
 
 
-def warm_engines() -> None:
+# The modules whose numba kernels warm_engines loads (or compiles).
+KERNEL_MODULES = ("engine.sprouts.tidy_core", "render.sprouts_core")
+
+
+def warm_engines() -> bool:
     """Рассада's drawing steps and its picture's kernels are compiled (numba): the first time
-    on an install that costs tens of seconds of CPU, afterwards about half a second to load
-    from the cache. Either way it happens at start-up, not inside the first move someone
-    plays or the first picture."""
+    on an install that costs some 20 s of CPU, afterwards about half a second to load from
+    the cache. Either way it happens at start-up, not inside the first move someone plays or
+    the first picture. Returns whether anything was compiled (numba's own count)."""
     from engine.sprouts.paper import warm
     from render.sprouts import warm as warm_picture
 
     start = time.perf_counter()
     warm()
     warm_picture()
-    log.info("Рассада drawing kernels ready in %.1f s", time.perf_counter() - start)
+    compiled = any(d.stats.cache_misses for d in _kernels())
+    log.info(
+        "Рассада drawing kernels %s in %.1f s",
+        "compiled" if compiled else "loaded from the cache",
+        time.perf_counter() - start,
+    )
+    return compiled
+
+
+def kernels_cached() -> bool:
+    """Whether numba's cache holds every Рассада kernel for these sources and this machine,
+    so that :func:`warm_engines` loads them rather than compiles them: start-up says
+    "compiling" only when it will. False where that cannot be told."""
+    try:
+        return all(_cached(d) for d in _kernels())
+    except Exception:  # numba's cache internals (not a public API) changed: assume not
+        log.debug("numba's cache could not be read", exc_info=True)
+        return False
+
+
+def _kernels() -> list[Any]:
+    """The numba dispatchers of :data:`KERNEL_MODULES` (importing them compiles nothing)."""
+    from numba.core.dispatcher import Dispatcher
+
+    return [
+        d
+        for name in KERNEL_MODULES
+        for d in vars(importlib.import_module(name)).values()
+        if isinstance(d, Dispatcher)
+    ]
+
+
+def _cached(dispatcher: Any) -> bool:
+    """A cache entry for this kernel that numba would load: its index is of this numba and
+    of the source file as it is now (numba checks its size and time), an entry's key holds
+    this machine's code generator and the function's current bytecode, and the entry's
+    data file exists. The same checks as numba's ``Cache.load_overload``."""
+    cache = dispatcher._cache
+    index = cache._cache_file._load_index()  # {} when missing, stale or of another numba
+    codegen = dispatcher.targetctx.codegen()
+    return any(
+        cache._index_key(key[0], codegen) == key
+        and os.path.exists(os.path.join(cache.cache_path, data_name))
+        for key, data_name in index.items()
+    )
 
 
 # glibc's mallopt parameters (malloc.h)

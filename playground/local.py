@@ -12,6 +12,7 @@ import asyncio
 import errno
 import logging
 import os
+import signal
 import sys
 import webbrowser
 
@@ -53,6 +54,21 @@ def add_demo_world(emulator: Emulator) -> int:
 async def serve(
     host: str, port: int, *, open_browser: bool, ready: asyncio.Event | None = None
 ) -> None:
+    # SIGTERM (a service manager, `kill`, a test) stops the bot as Ctrl-C does, its worker
+    # pools ended and their semaphores released. Left to its default action it killed the
+    # process at once, and multiprocessing's resource tracker warned of leaked semaphores.
+    terminated = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, terminated.set)
+    try:
+        await _serve(host, port, open_browser, ready, terminated)
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+async def _serve(
+    host: str, port: int, open_browser: bool, ready: asyncio.Event | None, stop: asyncio.Event
+) -> None:
     emulator = Emulator()
     try:
         await emulator.start(host, port)
@@ -79,7 +95,7 @@ async def serve(
                 webbrowser.open(page)
             if ready is not None:
                 ready.set()
-            await asyncio.Event().wait()  # until Ctrl-C cancels us
+            await stop.wait()  # or until Ctrl-C cancels us
     finally:
         await emulator.stop()
 
@@ -88,5 +104,6 @@ def run_local(*, host: str, port: int, open_browser: bool) -> int:
     try:
         asyncio.run(serve(host, port, open_browser=open_browser))
     except KeyboardInterrupt:
-        print("\ntetrad local: stopped", file=sys.stderr)
+        print(file=sys.stderr)  # after the terminal's ^C
+    print("tetrad local: stopped", file=sys.stderr)
     return 0

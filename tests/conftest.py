@@ -1,22 +1,30 @@
 """Shared fixtures: a real redis-server (tests/fixtures/redis.py) and the playground emulator
-with the real bot (tests/fixtures/playground.py)."""
+with the real bot (tests/fixtures/playground.py); ports for servers a test starts itself in
+tests/fixtures/ports.py (the suite runs on pytest-xdist workers: see README)."""
 
 import importlib.util
 
+import pytest
+
 pytest_plugins = [
     name
-    for name in ("tests.fixtures.redis", "tests.fixtures.playground")
+    for name in ("tests.fixtures.redis", "tests.fixtures.playground", "tests.fixtures.ci")
     if importlib.util.find_spec(name) is not None
 ]
 
 
-def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg]
-    """Tests marked slow (opt-in, minutes each) are not held to the suite's 300 s timeout."""
-    import pytest
+# The longest tests (a minute or more each on a busy machine): run first, so that on
+# parallel workers they overlap the many short tests instead of finishing alone at the end.
+LONG_FIRST = ("tests/reliability/",)
 
+
+def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg]
+    """Tests marked slow (opt-in, minutes each) are not held to the suite's 300 s timeout;
+    the :data:`LONG_FIRST` tests go to the front (a stable sort: otherwise in file order)."""
     for item in items:
         if item.get_closest_marker("slow") is not None:
             item.add_marker(pytest.mark.timeout(3600))
+    items.sort(key=lambda item: not any(p in item.nodeid for p in LONG_FIRST))
 
 
 def pytest_sessionstart(session) -> None:  # type: ignore[no-untyped-def]

@@ -26,8 +26,9 @@ import storage
 from playground.client import ChatHandle, MessageView, UserHandle
 from playground.server import Emulator
 from tests.bot.helpers import buttons, finished, message, version, wait_message
-from tests.bot.test_webhook_mode import SECRET, free_port
+from tests.bot.test_webhook_mode import SECRET
 from tests.fixtures.playground import ScenarioClient
+from tests.fixtures.ports import free_port
 from tests.reliability.cluster import Proxy
 
 REPLICAS = 2

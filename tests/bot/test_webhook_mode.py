@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -13,15 +12,10 @@ from bot.settings import Settings
 from bot.telegram.webhook import SECRET_HEADER, serving
 from playground.client import PlaygroundClient
 from playground.server import Emulator
+from tests.fixtures.ports import free_port
 from tests.fixtures.redis import RedisServer
 
 SECRET = "s3cret-Hook_token"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def webhook_settings(emulator: Emulator, redis_url: str, port: int) -> Settings:

@@ -36,7 +36,7 @@ def chromium_missing() -> str | None:
     except ImportError:
         return "the playwright package is not installed (pip install -e '.[test]')"
     if not CHROMIUM.exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+        return f"no Chromium at {CHROMIUM} (make system-packages)"
     return None
 
 

@@ -18,7 +18,6 @@ import itertools
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -29,18 +28,13 @@ import aiohttp
 from aiohttp import web
 
 from playground.server import Emulator
+from tests.fixtures.ports import free_port
 
 SECRET = "reliab-Hook_secret-7Qz"
 HOOK_PATH = "/tg/hook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 START_TIMEOUT = 60.0
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def children(pid: int) -> set[int]:
