@@ -8,12 +8,20 @@ All levels read captures the same way, by asking the board what a dot would capt
 - medium: scores a shortlist of moves one ply deep: material won, the opponent's best capture
   left after the move (so one-move threats against big groups are answered), threats created,
   and local shape (links to own dots, contact with enemy dots).
-- hard: the medium shortlist, then a bandit search (UCB1 at the root) over capture-aware
-  playouts: each side captures if it can, else blocks the other's capture, else plays near the
-  last dots; chases along an edge (ladders) are read this way. Opening moves go near the centre.
+- hard: Monte Carlo tree search on the compiled board (:mod:`engine.dots.search`: UCT with
+  all-moves values, a prior from the position and the forcing-line solver, playouts to the
+  end that capture, block and answer near the last dots) for the whole time limit.
+- expert: the same search given the whole per-move time the match allows (by default twice
+  hard's).
+- old-hard (for the benches only, not offered in the bot): the hard level before the search,
+  the medium shortlist and a bandit over short capture-aware playouts, kept as the baseline
+  the new levels are measured against.
+
+Opening moves go near the centre (of the zone when one applies) at every level.
 
 Run it in a worker process: the game pickles through ``to_json``. Results are deterministic
-for a seed unless the time limit cuts the hard search short.
+for a seed unless the time limit cuts the search short (``iterations`` fixes the search's
+length instead, for tests and benches).
 """
 
 from __future__ import annotations
@@ -25,9 +33,14 @@ import time
 from engine.dots.game import Game, Move
 from engine.dots.rings import EMPTY, Board
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
+BENCH_LEVELS = ("old-hard",)  # baselines for bench/, not offered in the bot
 BASE_SECONDS = 1.5  # hard's default limit on a 38×31 board, scaled by area below
 BASE_AREA = 38 * 31
+EXPERT_FACTOR = 2.0  # expert's default time, in hard's
+# The search stops this share of its limit early: the position is copied to the compiled
+# board and the last batch of playouts finishes after the check.
+SLACK = 0.06
 
 
 def default_time(game: Game) -> float:
@@ -35,10 +48,18 @@ def default_time(game: Game) -> float:
 
 
 def choose_move(
-    game: Game, level: str = "medium", seed: int | None = None, time_limit: float | None = None
+    game: Game,
+    level: str = "medium",
+    seed: int | None = None,
+    time_limit: float | None = None,
+    *,
+    iterations: int | None = None,
 ) -> Move:
-    """The move the AI of ``level`` plays in ``game`` (which it does not change)."""
-    if level not in LEVELS:
+    """The move the AI of ``level`` plays in ``game`` (which it does not change).
+
+    ``iterations`` (hard and expert): search exactly this many iterations whatever the
+    time, so the move depends on the seed alone."""
+    if level not in LEVELS + BENCH_LEVELS:
         raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     legal = game.legal_indices()
     if not legal:
@@ -54,8 +75,21 @@ def choose_move(
         return _move(b, opening)
     if level == "easy":
         i = _easy(game, legal, rng)
+    elif level in ("hard", "expert"):
+        limit = default_time(game) if time_limit is None else time_limit
+        if level == "expert" and time_limit is None:
+            limit *= EXPERT_FACTOR
+        from engine.dots import search
+
+        deadline = None if iterations is not None else started + limit * (1.0 - SLACK)
+        # The one-ply shortlist (threats left and made) seeds the root's priors.
+        scored = _shortlist(game, legal, rng, 10)
+        top = scored[0][0]
+        hints = {i: max(0.5, min(0.9, 0.75 + (s - top) / 40.0)) for s, i in scored}
+        i, _ = search.choose(game, seed=rng.randrange(1 << 30), deadline=deadline,
+                             iterations=iterations, hints=hints)  # fmt: skip
     else:
-        scored = _shortlist(game, legal, rng, 8 if level == "medium" else 14)
+        scored = _shortlist(game, legal, rng, 8 if level == "medium" else 14)  # old-hard: 14
         if level == "medium" or len(scored) == 1:
             i = scored[0][1]
         else:

@@ -14,11 +14,11 @@ its rebuild), never changes which rings are found.
 Layout of the state array ``st`` (``N = (width + 2) * (height + 2)`` cells, a frame of
 sentinels round the board, index ``(y + 1) * (width + 2) + x + 1``): ``META`` scalars, then
 ``ROWS`` rows of ``N`` (dots, captured areas, each player's live dots, "once enclosed" marks,
-union–find parents and sizes, flood marks), then the bases table and the buffers of their
-rings and insides. Every write a move makes goes through :func:`_set`, which logs the old
-value in the trail ``tr`` (``tr[0]`` is its length), so :func:`undo_to` restores any earlier
-point. Numbers come in through ``st``, never as globals from other modules (numba bakes
-globals into the cached code).
+union–find parents and sizes, flood marks, standing bases per point), then the bases table
+and the buffers of their rings and insides. Every write a move makes goes through
+:func:`_set`, which logs the old value in the trail ``tr`` (``tr[0]`` is its length), so
+:func:`undo_to` restores any earlier point. Numbers come in through ``st``, never as
+globals from other modules (numba bakes globals into the cached code).
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ M_LASTP = 31  # two slots: each player's last move (-1 none)
 META = 40
 
 R_DOT, R_AREA, R_LIVE, R_ENCL, R_PAR, R_SIZE, R_MARK, R_POS = 0, 1, 2, 4, 6, 8, 10, 11
-ROWS = 12
+R_COVER = 12  # two rows: how many standing bases of each player hold the point
+ROWS = 14
 B_OWNER, B_R0, B_RN, B_I0, B_IN, B_ALIVE = 0, 1, 2, 3, 4, 5
 BW = 6  # ints per base
 TRAIL = 1 << 20  # trail entries
@@ -95,7 +96,7 @@ def new_state(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
         st[META + (R_SIZE + p) * n : META + (R_SIZE + p + 1) * n] = 1
     tr = np.zeros(2 * TRAIL + 2, dtype=np.int32)
     pc = 4 * n + 8
-    sc = np.zeros(MAXG * pc + 2 * MAXG * n + n + 64, dtype=np.int32)
+    sc = np.zeros(MAXG * pc + 2 * MAXG * n + n + 160, dtype=np.int32)
     return st, tr, sc
 
 
@@ -184,7 +185,8 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
     n = st[M_N]
     s = st[M_S]
     live = META + (R_LIVE + player) * n
-    on = np.empty(8, dtype=np.int32)
+    t0 = sc.shape[0] - 64  # small per-call arrays live at the scratch's tail (no allocation)
+    on = sc[t0 : t0 + 8]
     cnt = 0
     for k in range(8):
         v = 1 if st[live + p + _dir(s, k)] else 0
@@ -204,9 +206,9 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
     start = 0
     while not on[start]:
         start += 1
-    g_back = np.empty(MAXG, dtype=np.int32)
-    g_in = np.empty(MAXG, dtype=np.int32)
-    g_grp = np.empty(MAXG, dtype=np.int32)
+    g_back = sc[t0 + 8 : t0 + 12]
+    g_in = sc[t0 + 12 : t0 + 16]
+    g_grp = sc[t0 + 16 : t0 + 20]
     ng = 0
     k = start
     for _ in range(8):
@@ -241,21 +243,20 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
     if want <= 0 and not enclosed:
         return 0
     pc = 4 * n + 8
-    w = st[M_W]
     # per walk: cell, back, length, area2, open
-    cell = np.empty(MAXG, dtype=np.int64)
-    back = np.empty(MAXG, dtype=np.int64)
-    plen = np.empty(MAXG, dtype=np.int64)
-    area2 = np.empty(MAXG, dtype=np.int64)
-    opn = np.empty(MAXG, dtype=np.bool_)
+    cell = sc[t0 + 20 : t0 + 24]
+    back = sc[t0 + 24 : t0 + 28]
+    plen = sc[t0 + 28 : t0 + 32]
+    area2 = sc[t0 + 32 : t0 + 36]
+    opn = sc[t0 + 36 : t0 + 40]
     for a in range(ng):
         cell[a] = p
         back[a] = g_back[a]
         sc[a * pc] = p
         plen[a] = 1
         area2[a] = 0
-        opn[a] = True
-    found = np.empty(MAXG, dtype=np.int32)
+        opn[a] = 1
+    found = sc[t0 + 40 : t0 + 44]
     nf = 0
     active = ng
     steps = 0
@@ -280,7 +281,7 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
                 xq, yq = q % s - 1, q // s - 1
                 ar += xc * yq - xq * yc
                 if q == p:
-                    opn[a] = False
+                    opn[a] = 0
                     active -= 1
                     if ar < 0:
                         found[nf] = a
@@ -295,7 +296,6 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
             steps += 32
             if steps > limit:
                 return 0  # cannot happen on a consistent board (the referee raises)
-    _ = w
     # cycles and insides
     cyc0 = MAXG * pc
     ins0 = cyc0 + MAXG * n
@@ -439,7 +439,7 @@ def put(st: np.ndarray, tr: np.ndarray, sc: np.ndarray, p: int, player: int) -> 
             captured = True
         else:
             _add_base(st, tr, player, sc, co, cm, io, im)
-    if st[META + (R_ENCL + enemy) * n + p]:
+    if st[META + (R_COVER + enemy) * n + p]:
         tb = st[M_BASES]
         best = -1
         best_len = 1 << 30
@@ -449,7 +449,7 @@ def put(st: np.ndarray, tr: np.ndarray, sc: np.ndarray, p: int, player: int) -> 
             if st[row + B_ALIVE] and st[row + B_OWNER] == enemy and _base_has(st, row, p):
                 any_holder = True
                 if captured:
-                    _set(st, tr, row + B_ALIVE, 0)
+                    _kill(st, tr, row)
                 elif st[row + B_IN] < best_len:
                     best, best_len = b, st[row + B_IN]
         if any_holder and not captured:
@@ -508,10 +508,24 @@ def _add_base(
     _set(st, tr, M_RLEN, rl + cm)
     _set(st, tr, M_ILEN, il + im)
     enc = META + (R_ENCL + owner) * n
+    cov = META + (R_COVER + owner) * n
     for t in range(im):
         q = sc[io + t]
         if not st[enc + q]:
             _set(st, tr, enc + q, 1)
+        _set(st, tr, cov + q, st[cov + q] + 1)
+
+
+@njit(cache=True)
+def _kill(st: np.ndarray, tr: np.ndarray, row: int) -> None:
+    """A base stops standing."""
+    n = st[M_N]
+    _set(st, tr, row + B_ALIVE, 0)
+    cov = META + (R_COVER + st[row + B_OWNER]) * n
+    i0 = st[M_IBUF] + st[row + B_I0]
+    for t in range(st[row + B_IN]):
+        q = st[i0 + t]
+        _set(st, tr, cov + q, st[cov + q] - 1)
 
 
 @njit(cache=True)
@@ -567,7 +581,7 @@ def _capture(st: np.ndarray, tr: np.ndarray, owner: int, src: np.ndarray, io: in
     for b in range(st[M_NB]):
         row = tb + b * BW
         if st[row + B_ALIVE] and not _base_holds(st, row):
-            _set(st, tr, row + B_ALIVE, 0)
+            _kill(st, tr, row)
 
 
 @njit(cache=True)
@@ -608,15 +622,7 @@ def is_legal(st: np.ndarray, p: int) -> bool:
 @njit(cache=True)
 def in_base(st: np.ndarray, p: int, owner: int) -> bool:
     """Whether ``p`` lies in an empty base of ``owner`` that stands now."""
-    n = st[M_N]
-    if not st[META + (R_ENCL + owner) * n + p]:
-        return False
-    tb = st[M_BASES]
-    for b in range(st[M_NB]):
-        row = tb + b * BW
-        if st[row + B_ALIVE] and st[row + B_OWNER] == owner and _base_has(st, row, p):
-            return True
-    return False
+    return bool(st[META + (R_COVER + owner) * st[M_N] + p] > 0)
 
 
 @njit(cache=True)
@@ -633,7 +639,7 @@ def gain(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
     st[dot + p] = EMPTY
     st[live + p] = 0
     if nr == 0:
-        if st[META + (R_ENCL + enemy) * n + p] and in_base(st, p, enemy):
+        if in_base(st, p, enemy):
             return -1
         return 0
     _, _, ins0, lens0 = _geometry(st)
@@ -651,7 +657,7 @@ def gain(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
         io = ins0 + r * n
         for t in range(sc[lens0 + 2 * r + 1]):
             st[pos + sc[io + t]] = -1
-    if total == 0 and st[META + (R_ENCL + enemy) * n + p] and in_base(st, p, enemy):
+    if total == 0 and in_base(st, p, enemy):
         return -1
     return total
 
@@ -666,7 +672,7 @@ def ungrounded(st: np.ndarray, sc: np.ndarray, player: int) -> int:
     mk = META + R_MARK * n
     st[M_STAMP] += 2
     seen = st[M_STAMP]
-    stack0 = sc.shape[0] - n - 8
+    stack0 = _geometry(st)[3] + 32
     sp = 0
     total = 0
     for y in range(h):
