@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from engine.dots import Game, Move
-from engine.dots.ai import BENCH_LEVELS, LEVELS, choose_move
+from engine.dots.ai import BENCH_LEVELS, EXPERT_FACTOR, LEVELS, choose_move
 from engine.dots.rings import EMPTY
 
 BASELINES = ("random", "greedy")
@@ -82,7 +82,10 @@ def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[fl
         elif who == "greedy":
             m = greedy_move(g, rng)
         else:
-            m = choose_move(g, who, seed=rng.randrange(1 << 30), time_limit=match.time_limit)
+            limit = match.time_limit
+            if who == "expert" and limit is not None:
+                limit *= EXPERT_FACTOR  # expert thinks longer than hard by design
+            m = choose_move(g, who, seed=rng.randrange(1 << 30), time_limit=limit)
         thinks[side].append(time.perf_counter() - t)
         g.play(m)
     return match, g.scores, time.perf_counter() - t0, g.ply, thinks

@@ -55,10 +55,9 @@ from engine.dots.fastboard import (
 
 # parameter slots (the caller's numbers reach the compiled code through ``prm``)
 P_C, P_RAVE_B, P_PRIOR_N, P_EXPAND, P_NEAR, P_TACTICS, P_MARGIN = 0, 1, 2, 3, 4, 5, 6
-P_WIDEN = (
-    7  # progressive widening: a node tries 4 + widen * sqrt(visits) children, best prior first
-)
-PARAMS = 8
+P_WIDEN = 7  # progressive widening: 4 + widen * sqrt(visits) children, best prior first
+P_DEPTH = 8  # a playout's most moves (0: to the end); a cut playout is valued by its margin
+PARAMS = 9
 # tree stats slots
 S_N, S_W, S_RN, S_RW, S_M = 0, 1, 2, 3, 4
 
@@ -72,11 +71,12 @@ def params(
     tactics: float = 1.0,
     margin: float = 0.15,
     widen: float = 1.0,
+    depth: int = 0,
 ) -> np.ndarray:
     prm = np.zeros(PARAMS, dtype=np.float64)
     prm[P_C], prm[P_RAVE_B], prm[P_PRIOR_N], prm[P_EXPAND] = c, rave_b, prior_n, expand
     prm[P_NEAR], prm[P_TACTICS], prm[P_MARGIN] = near, tactics, margin
-    prm[P_WIDEN] = widen
+    prm[P_WIDEN], prm[P_DEPTH] = widen, depth
     return prm
 
 
@@ -189,10 +189,13 @@ def playout(
         j = _rand(rng) % (k + 1)
         order[k], order[j] = order[j], order[k]
     ptr = 0
+    cut = int(prm[P_DEPTH]) if prm[P_DEPTH] > 0 else 1 << 30
+    moves = 0
     near = prm[P_NEAR]
     tactics = prm[P_TACTICS]
     zone = st[M_ZONE]
-    while st[M_FREE] > 0:
+    while st[M_FREE] > 0 and moves < cut:
+        moves += 1
         p = st[M_TURN]
         mv = -1
         if zone and st[M_COUNT + p] == 0:
@@ -229,8 +232,10 @@ def playout(
 
 
 @njit(cache=True)
-def _value(st: np.ndarray, me: int, margin_w: float) -> tuple[float, float]:
+def _value(st: np.ndarray, me: int, margin_w: float, cut: bool) -> tuple[float, float]:
     d = _margin(st, me)
+    if cut:  # the game goes on: the material so far, squashed
+        return 0.5 + 0.5 * np.tanh(d / 4.0), float(d)
     win = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
     return (1.0 - margin_w) * win + margin_w * (0.5 + 0.5 * np.tanh(d / 8.0)), float(d)
 
@@ -417,7 +422,7 @@ def run(
                 break
         tree_moves = npl
         npl = playout(st, tr, sc, rng, prm, order, played, npl)
-        val, d = _value(st, me, mw)
+        val, d = _value(st, me, mw, prm[P_DEPTH] > 0 and st[M_FREE] > 0)
         undo_to(st, tr, mark)
         # first play of each point in this simulation (for the all-moves values)
         for t in range(npl):
@@ -699,9 +704,9 @@ def choose(
         if deadline is not None:
             left = deadline - now()
             per = spent / batch
-            if left <= per * 1.5:
+            if left <= 2 * per + 0.005:
                 break
-            batch = max(1, min(4 * batch, int(0.3 * left / per) if per > 0 else 4 * batch))
+            batch = max(1, min(4 * batch, int(0.25 * left / per) if per > 0 else 4 * batch))
         else:
             batch = min(4 * batch, 256)
     f, cnt = int(tree.first[0]), int(tree.count[0])
