@@ -18,7 +18,7 @@ def warm_engines() -> None:
     """Рассада's drawing steps and its picture's kernels are compiled (numba): the first time
     on an install that costs tens of seconds of CPU, afterwards about half a second to load
     from the cache. Either way it happens at start-up, not inside the first move someone
-    plays or the first picture."""
+    plays or the first picture. The Dots search's kernels too (:func:`warm_ai`)."""
     from engine.sprouts.paper import warm
     from render.sprouts import warm as warm_picture
 
@@ -26,6 +26,18 @@ def warm_engines() -> None:
     warm()
     warm_picture()
     log.info("Рассада drawing kernels ready in %.1f s", time.perf_counter() - start)
+    warm_ai()
+
+
+def warm_ai() -> None:
+    """The Dots tree search's kernels (its board, playouts, forcing lines): compiled once
+    per install (about a minute of CPU), then loaded from numba's cache in about a second.
+    Each AI worker runs this before its first move, so no move waits for the compiler."""
+    from engine.dots.search import warm
+
+    start = time.perf_counter()
+    warm()
+    log.info("Dots search kernels ready in %.1f s", time.perf_counter() - start)
 
 
 # glibc's mallopt parameters (malloc.h)
