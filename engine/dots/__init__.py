@@ -59,8 +59,9 @@ For the renderer — read-only views, cheap enough to call once per picture:
   dots and own captured area); meaningful in every game, used by the grounding variant.
 - ``g.stopped_by``, ``g.stop_ply``, ``g.deadline``, ``g.grounded_by``.
 
-AI: ``engine.dots.ai.choose_move(game, level="easy"|"medium"|"hard", seed=None,
-time_limit=None) -> Move`` (see :mod:`engine.dots.ai`).
+AI: ``engine.dots.ai.choose_move(game, level="easy"|"medium"|"hard"|"expert", seed=None,
+time_limit=None, *, iterations=None) -> Move`` (see :mod:`engine.dots.ai`); hard and expert
+search with :mod:`engine.dots.search` on the compiled board :mod:`engine.dots.fastboard`.
 """
 
 from engine.dots.game import ILLEGAL_CODES, Base, Capture, Cell, Game, Move, Zone

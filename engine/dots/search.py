@@ -124,31 +124,33 @@ def _ring_possible(st: np.ndarray, p: int, player: int) -> bool:
 def _tactic(st: np.ndarray, sc: np.ndarray, player: int) -> int:
     """A capture for ``player`` next to the last dots, else a block of the opponent's
     capture there (the bigger first); -1 when there is neither."""
-    n, s = st[M_N], st[M_S]
     enemy = 1 - player
     best, at = 0, -1
     for who in range(2):
         src = st[M_LASTP + (enemy if who == 0 else player)]
-        if src < 0:
-            continue
-        for k in range(8):
-            c = src + _dir(s, k)
-            if is_free(st, c) and _ring_possible(st, c, player):
-                g = gain(st, sc, c, player)
-                if g > best:
-                    best, at = g, c
+        if src >= 0:
+            best, at = _best_next_to(st, sc, src, player, best, at)
     if at >= 0:
         return at
     src = st[M_LASTP + enemy]
     if src >= 0:
-        for k in range(8):
-            c = src + _dir(s, k)
-            if is_free(st, c) and _ring_possible(st, c, enemy):
-                g = gain(st, sc, c, enemy)
-                if g > best:
-                    best, at = g, c
-    _ = n
+        best, at = _best_next_to(st, sc, src, enemy, best, at)
     return at
+
+
+@njit(cache=True)
+def _best_next_to(
+    st: np.ndarray, sc: np.ndarray, src: int, player: int, best: int, at: int
+) -> tuple[int, int]:
+    """The biggest capture of ``player`` next to ``src`` if it beats ``best`` (at ``at``)."""
+    s = st[M_S]
+    for k in range(8):
+        c = src + _dir(s, k)
+        if is_free(st, c) and _ring_possible(st, c, player):
+            g = gain(st, sc, c, player)
+            if g > best:
+                best, at = g, c
+    return best, at
 
 
 @njit(cache=True)
@@ -501,18 +503,8 @@ def _candidates(st: np.ndarray, a: int, root: bool, cand: np.ndarray) -> int:
     theirs = META + (R_LIVE + d) * n
     for src0 in range(2):
         src = st[M_LASTP + (d if src0 == 0 else a)]
-        if src < 0:
-            continue
-        for k in range(8):
-            c = src + _dir(s, k)
-            if is_free(st, c) and nc < cand.shape[0]:
-                dup = False
-                for t in range(nc):
-                    if cand[t] == c:
-                        dup = True
-                if not dup:
-                    cand[nc] = c
-                    nc += 1
+        if src >= 0:
+            nc = _add_around(st, src, cand, nc)
     if root:
         for y in range(h):
             for x in range(w):
@@ -523,18 +515,25 @@ def _candidates(st: np.ndarray, a: int, root: bool, cand: np.ndarray) -> int:
                 for k in range(8):
                     if st[mine + i + _dir(s, k)]:
                         touch = True
-                if not touch:
-                    continue
-                for k in range(8):
-                    c = i + _dir(s, k)
-                    if is_free(st, c) and nc < cand.shape[0]:
-                        dup = False
-                        for t in range(nc):
-                            if cand[t] == c:
-                                dup = True
-                        if not dup:
-                            cand[nc] = c
-                            nc += 1
+                if touch:
+                    nc = _add_around(st, i, cand, nc)
+    return nc
+
+
+@njit(cache=True)
+def _add_around(st: np.ndarray, i: int, cand: np.ndarray, nc: int) -> int:
+    """Append the free neighbours of ``i`` not yet in ``cand[:nc]``; the new count."""
+    s = st[M_S]
+    for k in range(8):
+        c = i + _dir(s, k)
+        if is_free(st, c) and nc < cand.shape[0]:
+            dup = False
+            for t in range(nc):
+                if cand[t] == c:
+                    dup = True
+            if not dup:
+                cand[nc] = c
+                nc += 1
     return nc
 
 

@@ -24,7 +24,7 @@ from engine.dots.fastboard import FastBoard
 from engine.dots.rings import EMPTY
 
 SLOW = bool(os.environ.get("TETRAD_SLOW"))
-GAMES = 3000 if SLOW else 240
+GAMES = 3000 if SLOW else 160
 
 OPTIONS: list[dict[str, Any]] = [
     {"width": 5, "height": 5},

@@ -58,3 +58,47 @@ def test_same_seed_same_move() -> None:
     a = choose(g, seed=11, iterations=200)
     b = choose(g, seed=11, iterations=200)
     assert a[0] == b[0] and a[1]["nodes"] == b[1]["nodes"] and a[1]["value"] == b[1]["value"]
+
+
+def _nearly_full(free: int, **options: object) -> Game:
+    g = Game(7, 7, **options)  # type: ignore[arg-type]
+    seed = 0
+    while not g.over and len(g.legal_indices()) > free:
+        legal = g.legal_indices()
+        g.play_index(legal[(seed * 7919) % len(legal)])
+        seed += 1
+    return g
+
+
+def test_every_level_on_a_nearly_finished_board() -> None:
+    from engine.dots.ai import BENCH_LEVELS, LEVELS, choose_move
+
+    for free in (1, 2, 3):
+        for options in ({}, {"start": "cross"}, {"scoring": "territory"}):
+            g = _nearly_full(free, **options)
+            if g.over:
+                continue
+            for level in LEVELS + BENCH_LEVELS:
+                m = choose_move(g, level, seed=free, time_limit=0.2, iterations=50)
+                assert g.is_legal(m), (level, free, options)
+
+
+def test_the_search_moves_alone_after_stop() -> None:
+    g = _nearly_full(6)
+    g.stop(g.turn)
+    mover = g.turn
+    while not g.over:
+        mv, _ = choose(g, seed=g.ply, iterations=40)
+        assert mv in g.legal_indices()
+        g.play_index(mv)
+        assert g.over or g.turn == mover
+
+
+def test_hard_is_deterministic_for_a_seed_with_an_iteration_budget() -> None:
+    from engine.dots.ai import choose_move
+
+    g = _nearly_full(25)
+    for level in ("hard", "expert"):
+        a = choose_move(g, level, seed=4, iterations=150)
+        b = choose_move(g, level, seed=4, iterations=150)
+        assert a == b and g.is_legal(a)
