@@ -3,12 +3,14 @@ search's iterations per second, on 20×20 and 38×31 at 10, 100 and 300 dots pla
 the old hard level's playouts in the same run.
 
 The positions come from random games (uniform legal moves, fixed seeds). A playout here is
-one of the search's: from the position to the end of the game with its policy (capture,
-block, answer near the last dot, random otherwise); the old hard's playout is its own
+one of the hard level's: from the position, at most ``engine.dots.ai.SEARCH["depth"]`` moves
+(to the end when 0) with its policy (capture, block, answer near the last dot, random
+otherwise); the old hard's playout is its own
 (``engine.dots.ai._playout``: the first move and 10 plies on 20×20, 14 on larger boards,
 with the referee's board). Issue target: ≥ 20,000 playouts/s on 20×20 at 100 dots, ≥ 30×
 the old hard's. Timings on a shared machine are noisy; both sides are measured in turn in
-the same run. ``python -m bench.dots_search --help`` for the options.
+the same run. ``python -m bench.dots_search --help`` for the options; the think time per move
+at the bot's limits is ``python -m bench.ai_times``.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def playouts_per_s(g: Game, seconds: float) -> float:
     order = np.empty(n, dtype=np.int32)
     played = np.empty(4 * n, dtype=np.int32)
     rng = np.array([12345], dtype=np.uint64)
-    prm = params()
+    prm = params(**old.SEARCH)  # the hard level's settings
     done = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -76,7 +78,7 @@ def iterations_per_s(g: Game, seconds: float) -> float:
     tree = Tree(1 << 19)
     rng = np.array([12345], dtype=np.uint64)
     hint = np.zeros(fb.n, dtype=np.float64)
-    prm = params()
+    prm = params(**old.SEARCH)  # the hard level's settings
     done = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -99,35 +101,9 @@ def old_playouts_per_s(g: Game, seconds: float) -> float:
     return done / (time.perf_counter() - t0)
 
 
-# The bot's seconds per move (bot/telegram/ai_pool.py TIME_LIMITS; copied, not imported, so
-# the bench does not load the bot).
-BOT_LIMITS = {"easy": 0.3, "medium": 0.8, "hard": 1.8, "expert": 4.5}
-
-
-def think_times(moves: int) -> None:
-    """Each level's wall time per move at the bot's limit, on 20×20 positions of 10–300 dots."""
-    from engine.dots.ai import choose_move
-
-    print(f"think time per move at the bot's limits, {moves} moves per level, 20x20")
-    for level, limit in BOT_LIMITS.items():
-        times = []
-        for k in range(moves):
-            g = position(20, 20, 10 + (290 * k) // max(1, moves - 1), 100 + k)
-            t = time.perf_counter()
-            choose_move(g, level, seed=k, time_limit=limit)
-            times.append(time.perf_counter() - t)
-        times.sort()
-        p50, p95 = times[len(times) // 2], times[min(len(times) - 1, int(0.95 * len(times)))]
-        print(
-            f"{level:>7} limit {limit:.1f}s: p50 {p50:.3f}s p95 {p95:.3f}s max {times[-1]:.3f}s"
-            f"  (max / limit {times[-1] / limit:.2f})"
-        )
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.0, help="per measurement (default 1)")
-    ap.add_argument("--think", type=int, default=0, help="also time N moves per level")
     args = ap.parse_args()
     warm = position(9, 9, 20, 1)
     playouts_per_s(warm, 0.01)
@@ -150,8 +126,6 @@ def main() -> None:
                 f"{w:>3}x{h:<3} {dots:>5} {us:>9.2f}µs {ours:>11,.0f} {theirs:>11,.0f} "
                 f"{ours / theirs:>6.1f}× {its:>10,.0f}"
             )
-    if args.think:
-        think_times(args.think)
 
 
 if __name__ == "__main__":
