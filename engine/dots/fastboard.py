@@ -548,9 +548,7 @@ def _capture(st: np.ndarray, tr: np.ndarray, owner: int, src: np.ndarray, io: in
     dot, area = META + R_DOT * n, META + R_AREA * n
     mine = META + (R_LIVE + owner) * n
     theirs = META + (R_LIVE + enemy) * n
-    nfreed = 0
-    freed0 = st.shape[0]  # freed dots are joined after the loop; few, so rescan instead
-    _ = freed0
+    nfreed = 0  # freed dots are joined after the loop (a rescan: they are few)
     for t in range(im):
         q = src[io + t]
         old = st[area + q]

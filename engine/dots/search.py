@@ -305,7 +305,6 @@ def _expand(
     cap = tm.shape[0]
     start = tsize[0]
     k = start
-    anydot = False
     for pass_ in range(2):
         for y in range(h):
             for x in range(w):
@@ -321,7 +320,6 @@ def _expand(
                                 near = True
                     if not near:
                         continue
-                    anydot = True
                     if _avoid(st, c, p) and gain(st, sc, c, p) <= 0:
                         continue
                 if k >= cap:
@@ -340,7 +338,6 @@ def _expand(
                 k += 1
         if k > start:
             break
-    _ = anydot
     # best prior first, for the progressive widening
     m = k - start
     if m > 1:
@@ -422,7 +419,6 @@ def run(
                 if tsize[0] + n < tm.shape[0]:
                     _expand(st, sc, node, tm, tmover, tfirst, tcount, ts, tsize, prm, hint)
                 break
-        tree_moves = npl
         npl = playout(st, tr, sc, rng, prm, order, played, npl)
         val, d = _value(st, me, mw, prm[P_DEPTH] > 0 and st[M_FREE] > 0)
         undo_to(st, tr, mark)
@@ -451,7 +447,6 @@ def run(
         for t in range(npl):
             firstply[played[t]] = -1
         done += 1
-    _ = tree_moves
     return done
 
 
