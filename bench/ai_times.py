@@ -11,6 +11,7 @@ wall times include waiting for a core.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
 import time
@@ -71,7 +72,8 @@ def measure(per_level: int, log: Any = print) -> list[Times]:
             log(f"note: {kind} is not in engine.GAMES yet; no AI times for {label}")
             continue
         states = positions(kind, options, moves, per_level)
-        for level in LEVELS:
+        own = importlib.import_module(f"engine.{kind}.ai").LEVELS
+        for level in (lv for lv in LEVELS if lv in own):
             spent = []
             for k, state in enumerate(states):
                 t0 = time.perf_counter()

@@ -1,10 +1,17 @@
-"""Dots arena: AI levels against each other and against two baselines, with win rates.
+"""Dots arena: AI levels against each other and against baselines, with win rates and each
+level's think time per move (p50/p95/max).
 
-Baselines: ``random`` (a uniformly random legal move) and ``greedy`` (the biggest immediate
-capture, else a random free point next to the last few dots). Each pairing plays the same
-number of games with colours alternating; a game is played to the end (full board) and the
-scores decide. Run ``python -m bench.dots_arena --help`` for the options; at most
-``--workers`` processes (default 2) play at once.
+Baselines: ``random`` (a uniformly random legal move), ``greedy`` (the biggest immediate
+capture, else a random free point next to the last few dots) and ``hard`` (the bot's hard
+level, which the tree search ``mcts`` must beat before it replaces it). Each pairing plays the
+same number of games with colours alternating; a game is played to the end (full board) and
+the scores decide. ``--start zone``
+is the tournament start (each first move in the central 8×15 zone). Run
+``python -m bench.dots_arena --help`` for the options; at most ``--workers`` processes
+(default 2) play at once.
+
+The issue's runs: ``--size 20x20 --time 1 --pairs mcts:hard,mcts-expert:mcts`` and
+``--size 38x31 --start zone --time 0.3 --pairs mcts:hard`` (40 games each).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from engine.dots import Game, Move
-from engine.dots.ai import LEVELS, choose_move
+from engine.dots.ai import BENCH_LEVELS, EXPERT_FACTOR, LEVELS, choose_move
 from engine.dots.rings import EMPTY
 
 BASELINES = ("random", "greedy")
@@ -57,24 +64,40 @@ class Match:
     height: int
     seed: int
     time_limit: float | None
+    start: str = "free"
 
 
-def play(match: Match) -> tuple[Match, tuple[int, int], float, int]:
-    """One game to the end; (match, final scores, seconds, plies)."""
+def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[float]]]:
+    """One game to the end; (match, final scores, seconds, plies, each side's think times)."""
     rng = random.Random(match.seed)
-    g = Game(match.width, match.height)
+    g = Game(match.width, match.height, start=match.start)
     players = (match.first, match.second)
+    thinks: list[list[float]] = [[], []]
     t0 = time.perf_counter()
     while not g.over:
         who = players[g.turn]
+        side = g.turn
+        t = time.perf_counter()
         if who == "random":
             m = random_move(g, rng)
         elif who == "greedy":
             m = greedy_move(g, rng)
         else:
-            m = choose_move(g, who, seed=rng.randrange(1 << 30), time_limit=match.time_limit)
+            limit = match.time_limit
+            if who == "mcts-expert" and limit is not None:
+                limit *= EXPERT_FACTOR  # mcts-expert thinks longer than mcts by design
+            m = choose_move(g, who, seed=rng.randrange(1 << 30), time_limit=limit)
+        thinks[side].append(time.perf_counter() - t)
         g.play(m)
-    return match, g.scores, time.perf_counter() - t0, g.ply
+    return match, g.scores, time.perf_counter() - t0, g.ply, thinks
+
+
+def quantiles(xs: list[float]) -> str:
+    if not xs:
+        return "-"
+    xs = sorted(xs)
+    at = lambda q: xs[min(len(xs) - 1, int(q * len(xs)))]  # noqa: E731
+    return f"p50 {at(0.5):.3f}s p95 {at(0.95):.3f}s max {xs[-1]:.3f}s"
 
 
 def main() -> None:
@@ -82,7 +105,8 @@ def main() -> None:
     ap.add_argument("--size", default="20x20", help="board WxH (default 20x20)")
     ap.add_argument("--games", type=int, default=40, help="games per pairing (default 40)")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    ap.add_argument("--time", type=float, default=0.15, help="hard's seconds per move")
+    ap.add_argument("--time", type=float, default=0.15, help="the levels' seconds per move")
+    ap.add_argument("--start", default="free", choices=("free", "zone"), help="first moves")
     ap.add_argument(
         "--pairs",
         default="hard:greedy,medium:greedy,easy:greedy,easy:random,hard:medium,medium:easy",
@@ -93,23 +117,26 @@ def main() -> None:
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     for a, b in pairs:
         for who in (a, b):
-            if who not in LEVELS + BASELINES:
+            if who not in LEVELS + BENCH_LEVELS + BASELINES:
                 raise SystemExit(f"unknown player {who!r}")
     matches = []
     for a, b in pairs:
         for k in range(args.games):
             first, second = (a, b) if k % 2 == 0 else (b, a)
-            matches.append(Match(first, second, w, h, 1000 * k + 7, args.time))
+            matches.append(Match(first, second, w, h, 1000 * k + 7, args.time, args.start))
     print(
-        f"Dots arena: {w}x{h}, {args.games} games per pairing, colours alternating, "
-        f"hard time limit {args.time}s/move, {args.workers} worker process(es)"
+        f"Dots arena: {w}x{h} start {args.start}, {args.games} games per pairing, colours "
+        f"alternating, time limit {args.time}s/move, {args.workers} worker process(es)"
     )
+    thinks: dict[str, list[float]] = {}
     results: dict[tuple[str, str], list[int]] = {p: [0, 0, 0] for p in pairs}  # type: ignore[misc]
     seconds: dict[tuple[str, str], float] = dict.fromkeys(pairs, 0.0)  # type: ignore[arg-type]
     margin: dict[tuple[str, str], int] = dict.fromkeys(pairs, 0)  # type: ignore[arg-type]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for match, scores, secs, _plies in pool.map(play, matches):
+        for match, scores, secs, _plies, times in pool.map(play, matches):
+            for side, who in enumerate((match.first, match.second)):
+                thinks.setdefault(who, []).extend(times[side])
             key = next(p for p in pairs if {match.first, match.second} == set(p))
             a = key[0]
             a_idx = 0 if match.first == a else 1
@@ -124,6 +151,8 @@ def main() -> None:
             f"win rate {100.0 * won / n:5.1f}%  mean margin {margin[(a, b)] / n:+6.1f} dots  "
             f"({seconds[(a, b)] / n:6.1f} s/game)"
         )
+    for who, xs in sorted(thinks.items()):
+        print(f"think time {who:>8}: {quantiles(xs)} over {len(xs)} moves")
     print(f"total {time.perf_counter() - t0:.0f} s")
 
 

@@ -69,7 +69,9 @@ For the renderer — read-only views, cheap enough to call once per picture:
 - ``g.stopped_by``, ``g.stop_ply``, ``g.deadline``, ``g.grounded_by``.
 
 AI: ``engine.dots.ai.choose_move(game, level="easy"|"medium"|"hard", seed=None,
-time_limit=None) -> Move`` (see :mod:`engine.dots.ai`).
+time_limit=None, *, iterations=None) -> Move`` (see :mod:`engine.dots.ai`); the bench-only
+levels mcts and mcts-expert search with :mod:`engine.dots.search` on the compiled board
+:mod:`engine.dots.fastboard`.
 """
 
 from engine.dots.game import ILLEGAL_CODES, Base, Capture, Cell, Game, Move, Zone

@@ -8,12 +8,20 @@ All levels read captures the same way, by asking the board what a dot would capt
 - medium: scores a shortlist of moves one ply deep: material won, the opponent's best capture
   left after the move (so one-move threats against big groups are answered), threats created,
   and local shape (links to own dots, contact with enemy dots).
-- hard: the medium shortlist, then a bandit search (UCB1 at the root) over capture-aware
-  playouts: each side captures if it can, else blocks the other's capture, else plays near the
-  last dots; chases along an edge (ladders) are read this way. Opening moves go near the centre.
+- hard: the medium shortlist, a forcing-line read and a bandit over short capture-aware
+  playouts for the whole time limit.
+- mcts, mcts-expert (the benches' and tests' only, not offered in the bot yet): Monte Carlo
+  tree search on the compiled board (:mod:`engine.dots.search`: UCT with all-moves values, a
+  prior from the position and the forcing-line solver, playouts that capture, block and
+  answer near the last dots), mcts-expert with twice the time (at most 5 s). They take over
+  hard (and add expert) once ``bench.dots_arena`` shows them winning against hard; so far
+  they do not (4 of 10 at 0.3 s and 2 of 4 at 1 s on 20×20, 1 of 4 on 38×31).
+
+Opening moves go near the centre (of the zone when one applies) at every level.
 
 Run it in a worker process: the game pickles through ``to_json``. Results are deterministic
-for a seed unless the time limit cuts the hard search short.
+for a seed unless the time limit cuts the search short (``iterations`` fixes the search's
+length instead, for tests and benches).
 """
 
 from __future__ import annotations
@@ -26,8 +34,18 @@ from engine.dots.game import Game, Move
 from engine.dots.rings import EMPTY, Board
 
 LEVELS = ("easy", "medium", "hard")
+BENCH_LEVELS = ("mcts", "mcts-expert")  # the tree search, measured in bench/ before the bot
 BASE_SECONDS = 1.5  # hard's default limit on a 38×31 board, scaled by area below
 BASE_AREA = 38 * 31
+EXPERT_FACTOR = 2.0  # mcts-expert's default time, in mcts's
+EXPERT_MAX = 5.0  # seconds: mcts-expert's most, whatever the board
+# The search stops this share of its limit early: the position is copied to the compiled
+# board and the last batch of playouts finishes after the check.
+SLACK = 0.08
+# The tree search's parameters (engine.dots.search.params): playouts cut after 80 moves and
+# valued by their margin ran as well as playouts to the end in the arena (3–3 and 2–4 against
+# hard in 6 games each, 20×20 at 0.3 s) with more of them per move.
+SEARCH = {"depth": 80}
 
 
 def default_time(game: Game) -> float:
@@ -35,10 +53,18 @@ def default_time(game: Game) -> float:
 
 
 def choose_move(
-    game: Game, level: str = "medium", seed: int | None = None, time_limit: float | None = None
+    game: Game,
+    level: str = "medium",
+    seed: int | None = None,
+    time_limit: float | None = None,
+    *,
+    iterations: int | None = None,
 ) -> Move:
-    """The move the AI of ``level`` plays in ``game`` (which it does not change)."""
-    if level not in LEVELS:
+    """The move the AI of ``level`` plays in ``game`` (which it does not change).
+
+    ``iterations`` (mcts and mcts-expert): search exactly this many iterations whatever the
+    time, so the move depends on the seed alone."""
+    if level not in LEVELS + BENCH_LEVELS:
         raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     legal = game.legal_indices()
     if not legal:
@@ -54,8 +80,22 @@ def choose_move(
         return _move(b, opening)
     if level == "easy":
         i = _easy(game, legal, rng)
+    elif level in BENCH_LEVELS:
+        limit = default_time(game) if time_limit is None else time_limit
+        if level == "mcts-expert" and time_limit is None:
+            limit = min(limit * EXPERT_FACTOR, EXPERT_MAX)
+        from engine.dots import search
+
+        deadline = None if iterations is not None else started + limit * (1.0 - SLACK)
+        # The one-ply shortlist (threats left and made) seeds the root's priors.
+        scored = _shortlist(game, legal, rng, 10)
+        top = scored[0][0]
+        hints = {i: max(0.5, min(0.9, 0.75 + (s - top) / 40.0)) for s, i in scored}
+        i, _ = search.choose(game, seed=rng.randrange(1 << 30), deadline=deadline,
+                             iterations=iterations, hints=hints,
+                             prm=search.params(**SEARCH))  # fmt: skip
     else:
-        scored = _shortlist(game, legal, rng, 8 if level == "medium" else 14)
+        scored = _shortlist(game, legal, rng, 8 if level == "medium" else 14)  # hard: 14
         if level == "medium" or len(scored) == 1:
             i = scored[0][1]
         else:
