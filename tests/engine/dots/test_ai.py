@@ -13,14 +13,6 @@ from engine.dots.ai import _forcing, choose_move
 from .helpers import board, moves, play
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _compiled() -> None:
-    """The search's kernels compiled before any timed move (as the bot does at start-up)."""
-    from engine.dots.search import warm
-
-    warm()
-
-
 def _best_gain(game: Game, player: int) -> int:
     b = game._board
     return max((b.gain(i, player) for i in game.legal_indices()), default=0)
