@@ -66,8 +66,15 @@ async def refresh(
 ) -> None:
     """Bring the given places (all by default) up to the latest stored state. ``written``:
     the revision and record an action has just stored, shown without reading them back (if
-    the match changed since, the check after the edits sees it and goes round again)."""
-    async with _lock(match_id):
+    the match changed since, the check after the edits sees it and goes round again).
+
+    A refresh that had to wait for another one of this match reads the latest record instead:
+    on a busy machine taps queue up behind a slow picture, and showing each of their states
+    in turn would draw pictures (and route Рассада previews) nobody will see."""
+    lock = _lock(match_id)
+    if lock.locked():
+        written = None
+    async with lock:
         # One replica at a time edits a match's boards, or an edit of an older state could
         # land after one of a newer state. The holder reads the revision again after its
         # edits, in the round trip that gives the lease up; if the match changed meanwhile it
