@@ -119,7 +119,12 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
 
 async def _warm_workers(svc: Services) -> None:
     """Start the worker pools and wait until each worker has prepared itself: polling (or
-    the webhook) starts after this, so no tap waits for a worker's start-up."""
+    the webhook) starts after this, so no tap waits for a worker's start-up. With
+    ``WARM_WORKERS=0`` (the tests' bots, which start hundreds of times) they start when
+    first asked for work instead."""
+    if not svc.settings.warm_workers:
+        svc.ready = True
+        return
     started = time.perf_counter()
     pools = [svc.ai] if svc.routes is None else [svc.ai, svc.routes]
     warm = await asyncio.gather(*(pool.warm(WARM_TIMEOUT) for pool in pools))

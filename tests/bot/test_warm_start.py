@@ -42,7 +42,9 @@ def _spots(texts_: list[str]) -> list[str]:
 async def test_the_first_sprouts_tap_waits_for_no_worker(
     emulator: Emulator, redis_url: str, loaded: None
 ) -> None:
-    settings = dataclasses.replace(bot_settings(emulator, redis_url), route_workers=2)
+    settings = dataclasses.replace(
+        bot_settings(emulator, redis_url), route_workers=2, warm_workers=True
+    )
     async with running(settings) as app:
         svc = app.bot_data["svc"]
         # Taking updates now: every worker of both pools has started and prepared itself.

@@ -39,6 +39,7 @@ def webhook_settings(emulator: Emulator, redis_url: str, port: int) -> Settings:
             "PORT": str(port),
             "AI_TIME_SCALE": "0.05",
             "AI_SHOW_AFTER": "60",
+            "WARM_WORKERS": "0",  # as the other tests' bots (test_warm_start warms)
         }
     )
 
