@@ -37,6 +37,7 @@ class Settings:
     idle_timeout: float = 7 * 86400.0
     ai_show_after: float = 0.6  # a longer think shows the person's own move first
     route_workers: int = 0  # processes that route Рассада curves (0: the bot process does)
+    warm_workers: bool = True  # take updates only once the worker pools are warm
 
     @property
     def base_url(self) -> str:
@@ -136,6 +137,10 @@ class Settings:
                 f"ROUTE_WORKERS must be a number of processes from 0 to 64, not {workers_text!r}"
             )
 
+        warm_text = get("WARM_WORKERS") or "1"
+        if warm_text not in ("0", "1"):
+            raise SettingsError(f"WARM_WORKERS must be 1 or 0, not {warm_text!r}")
+
         lobby_timeout = _hours(get, "LOBBY_TIMEOUT_HOURS", 6) * 3600
         idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
 
@@ -164,6 +169,7 @@ class Settings:
             idle_timeout=idle_timeout,
             ai_show_after=ai_show_after,
             route_workers=int(workers_text),
+            warm_workers=warm_text == "1",
         )
 
 

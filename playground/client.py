@@ -328,9 +328,12 @@ class PlaygroundClient:
         retry_after: int = 1,
         delay: float = 10.0,
         apply: bool = False,
+        chats: list[int] | None = None,
     ) -> dict[str, Any]:
         """Make a share of the bot's calls fail for ``seconds``: ``kind`` is "429", "5xx" or
-        "timeout" (hang ``delay`` s, then 504; ``apply`` carries the call out anyway)."""
+        "timeout" (hang ``delay`` s, then 504; ``apply`` carries the call out anyway).
+        ``chats``: only calls naming these chats; ``retry_after=0``: a 429 says the seconds
+        left in the window, as Telegram's flood wait does."""
         body = {
             "kind": kind,
             "methods": methods,
@@ -339,6 +342,7 @@ class PlaygroundClient:
             "retry_after": retry_after,
             "delay": delay,
             "apply": apply,
+            "chats": chats,
         }
         return dict(await self._post("/pg/faults", body))
 
@@ -504,10 +508,13 @@ class UserHandle:
         chat: ChatHandle | None = None,
         *,
         settle: bool = True,
+        answered: bool = False,
     ) -> Popup | None:
+        """``answered``: with ``settle=False``, still wait for the tap's answer (not for the
+        bot to be quiet), e.g. to time how long a tap waits for it."""
         if message is None:
             message = await (chat or self.private).last_with_buttons()
-        return await self._press(message, row, col, settle)
+        return await self._press(message, row, col, settle, answered=answered)
 
     async def forge(
         self, message: MessageView, data: str, row: int = 0, col: int = 0
@@ -517,7 +524,14 @@ class UserHandle:
         return await self._press(message, row, col, True, data)
 
     async def _press(
-        self, message: MessageView, row: int, col: int, settle: bool, data: str | None = None
+        self,
+        message: MessageView,
+        row: int,
+        col: int,
+        settle: bool,
+        data: str | None = None,
+        *,
+        answered: bool = False,
     ) -> Popup | None:
         body = {
             "user": self.id,
@@ -525,7 +539,7 @@ class UserHandle:
             "message_id": message.message_id,
             "row": row,
             "col": col,
-            "wait": self.client.timeout if settle else 0,
+            "wait": self.client.timeout if settle or answered else 0,
             "data": data,
         }
         reply = await self.client._post("/pg/press", body)

@@ -5,11 +5,14 @@ time window: ``429`` (Too Many Requests with ``retry_after``), ``5xx`` (500 or 5
 Telegram's front ends answer during an incident) or ``timeout`` (the call hangs ``delay``
 seconds and then fails with 504, so a client with a shorter read timeout sees a timeout; with
 ``apply`` the call is carried out after the delay, the ambiguous case where the bot cannot
-know that its edit went through). Faults never touch the people's side of the emulator.
+know that its edit went through). ``chats`` limits a fault to calls naming those chats (a
+flood in one group); a 429 with ``retry_after=0`` says how long its window has left, as
+Telegram's flood wait does. Faults never touch the people's side of the emulator.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -31,17 +34,23 @@ class Fault:
     methods: frozenset[str] | None  # lower-case method names; None: every method
     rate: float
     until: float  # on the Faults clock
-    retry_after: int = 1
+    retry_after: int = 1  # 0: the seconds left in the window (rounded up)
     delay: float = 10.0
     apply: bool = False
     injected: int = 0
+    chats: frozenset[int] | None = None  # None: calls naming any chat, or none
 
-    def matches(self, method: str, now: float) -> bool:
-        return now < self.until and (self.methods is None or method.lower() in self.methods)
+    def matches(self, method: str, now: float, chat: int | None = None) -> bool:
+        return (
+            now < self.until
+            and (self.methods is None or method.lower() in self.methods)
+            and (self.chats is None or chat in self.chats)
+        )
 
-    def error(self, rng: random.Random) -> ApiError:
+    def error(self, rng: random.Random, now: float = 0.0) -> ApiError:
         if self.kind == "429":
-            return too_many_requests(self.retry_after)
+            wait = self.retry_after or max(1, math.ceil(self.until - now))
+            return too_many_requests(wait)
         if self.kind == "timeout":
             return ApiError(504, "Gateway Timeout")
         if rng.random() < 0.5:
@@ -58,6 +67,7 @@ class Fault:
             "delay": self.delay,
             "apply": self.apply,
             "injected": self.injected,
+            "chats": sorted(self.chats) if self.chats is not None else None,
         }
 
 
@@ -80,12 +90,17 @@ class Faults:
         retry_after: int = 1,
         delay: float = 10.0,
         apply: bool = False,
+        chats: Iterable[int] | None = None,
     ) -> Fault:
         if kind not in KINDS:
             raise BadFault(f"fault kind must be one of {', '.join(KINDS)}, not {kind!r}")
-        if not 0 < rate <= 1 or seconds <= 0 or retry_after < 1 or delay < 0:
-            raise BadFault("need 0 < rate <= 1, seconds > 0, retry_after >= 1, delay >= 0")
+        if not 0 < rate <= 1 or seconds <= 0 or retry_after < 0 or delay < 0:
+            raise BadFault("need 0 < rate <= 1, seconds > 0, retry_after >= 0, delay >= 0")
         names = frozenset(m.lower() for m in methods) if methods is not None else None
+        try:
+            ids = frozenset(int(c) for c in chats) if chats is not None else None
+        except (TypeError, ValueError):
+            raise BadFault("chats must be a list of chat ids") from None
         fault = Fault(
             kind,
             names,
@@ -94,6 +109,7 @@ class Faults:
             int(retry_after),
             float(delay),
             bool(apply),
+            chats=ids,
         )
         self.active.append(fault)
         return fault
@@ -101,12 +117,12 @@ class Faults:
     def clear(self) -> None:
         self.active.clear()
 
-    def pick(self, method: str) -> Fault | None:
-        """The fault that hits this call, if any (expired faults are dropped)."""
+    def pick(self, method: str, chat: int | None = None) -> Fault | None:
+        """The fault that hits this call (naming ``chat``), if any (expired ones are dropped)."""
         now = self.clock()
         self.active = [f for f in self.active if now < f.until]
         for fault in self.active:
-            if fault.matches(method, now) and self.rng.random() < fault.rate:
+            if fault.matches(method, now, chat) and self.rng.random() < fault.rate:
                 fault.injected += 1
                 self.injected[fault.kind] = self.injected.get(fault.kind, 0) + 1
                 return fault

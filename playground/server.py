@@ -45,6 +45,14 @@ def _actor(world: World, body: dict[str, Any], chat: Chat) -> User:
     return world.user(ref)
 
 
+def _chat_of(value: Any) -> int | None:
+    """The chat id a Bot API call names (None for none, or an ``@username``)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
 async def _params(request: web.Request) -> Params:
     values: dict[str, Any] = dict(request.query)
     uploads: dict[str, Upload] = {}
@@ -188,14 +196,14 @@ class Emulator:
                 for k, v in params.values.items()
                 if k in ("chat_id", "text", "caption", "data")
             }
-            fault = world.faults.pick(method)
+            fault = world.faults.pick(method, _chat_of(params.values.get("chat_id")))
             if fault is not None:
                 entry["fault"] = fault.kind
                 if fault.kind == "timeout":
                     await asyncio.sleep(fault.delay)
                     if fault.apply:
                         await self.api.call(method, params)
-                raise fault.error(world.faults.rng)
+                raise fault.error(world.faults.rng, world.faults.clock())
             result = await self.api.call(method, params)
             entry["ok"] = True
             body: dict[str, Any] = {"ok": True, "result": result}
@@ -570,7 +578,7 @@ class Emulator:
     async def _faults(self, request: web.Request) -> web.Response:
         """GET: the active faults and counts; POST ``{"clear": true}`` or a fault to add:
         ``{"kind": "429"|"5xx"|"timeout", "methods": [...], "rate", "seconds",
-        "retry_after", "delay", "apply"}``."""
+        "retry_after", "delay", "apply", "chats": [...]}``."""
         faults = self.world.faults
         if request.method == "POST":
             b = await self._body(request)
@@ -586,6 +594,7 @@ class Emulator:
                         retry_after=int(b.get("retry_after", 1)),
                         delay=float(b.get("delay", 10.0)),
                         apply=bool(b.get("apply", False)),
+                        chats=b.get("chats"),
                     )
                 except BadFault as e:
                     raise PlaygroundError(str(e)) from None

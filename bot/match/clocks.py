@@ -151,7 +151,9 @@ def tick(match: Match, now: float, timeouts: Timeouts) -> list[Effect]:
         effects.append(Notify(seat.user, Text("clock.reminder", left=_left(d - now if d else 0))))
     elif (p := _ping_at(match)) is not None and now >= p and seat is not None and seat.user:
         match.extra["pinged"] = match.turn_since
-        effects.append(Notify(seat.user, Text("turn.ping", game=Text(f"game.{match.kind}"))))
+        others = ", ".join(s.name for s in match.seats if s is not seat)
+        game_name = Text(f"game.{match.kind}")
+        effects.append(Notify(seat.user, Text("turn.ping", game=game_name, opponent=others)))
     if not effects and now >= match.updated + timeouts.idle:
         return _close(match, "closed.idle")
     return effects

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ from typing import Any
 
 from telegram import Bot, CallbackQuery
 from telegram.constants import ChatAction, ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import TelegramError
 
 import storage
 from bot import pictures
@@ -24,7 +23,7 @@ from bot.match import clocks, records, turns, ui, views
 from bot.match.actions import Action, Actor, AIMove, AlreadyApplied, Refused
 from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import BadMatchRecord, Match
-from bot.telegram import hookreply
+from bot.telegram import hookreply, pings
 from bot.telegram.ai_pool import TIME_LIMITS
 from bot.telegram.boards import RETRY_SOON, later, refresh
 from bot.telegram.services import Services
@@ -232,27 +231,7 @@ async def schedule_tick(svc: Services, match: Match) -> None:
 
 
 async def _notify(svc: Services, bot: Bot, effect: Notify, match: Match) -> None:
-    """A private message when the player has a chat with the bot, else a mention in the
-    match's chat (one short message, never a flood)."""
-    prefs = await svc.store.users.get(effect.user)
-    lang = prefs.get("language") or match.lang
-    text = t(lang, effect.text)
-    try:
-        await bot.send_message(effect.user, text, parse_mode=ParseMode.HTML)
-        return
-    except (Forbidden, BadRequest):
-        pass
-    except TelegramError as e:
-        log.info("notification to %s failed: %s", effect.user, e)
-        return
-    if match.chat is not None and match.chat != effect.user:
-        seat = match.seat_of(effect.user)
-        name = html.escape(match.seats[seat].name) if seat is not None else ""
-        mention = f'<a href="tg://user?id={effect.user}">{name}</a>'
-        try:
-            await bot.send_message(match.chat, f"{mention}: {text}", parse_mode=ParseMode.HTML)
-        except TelegramError as e:
-            log.info("notification in chat %s failed: %s", match.chat, e)
+    await pings.notify(svc, bot, effect, match)
 
 
 async def _say(bot: Bot, effect: Say, match: Match) -> None:

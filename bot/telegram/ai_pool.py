@@ -56,11 +56,17 @@ def replay(state: dict[str, Any], view: dict[str, Any]) -> bytes:
     return render.replay(engine.load(state), view=view)
 
 
+def _load_ais() -> None:
+    """Worker start-up: each game's AI imported before the first move is asked for."""
+    for kind in engine.GAMES:
+        importlib.import_module(f"engine.{kind}.ai")
+
+
 class AIPool(Workers):
     """The bot's moves and the replays, shared by every match of this bot process."""
 
     def __init__(self, workers: int | None = None, time_scale: float = 1.0) -> None:
-        super().__init__(workers)
+        super().__init__(workers, prepare=_load_ais)
         self.time_scale = time_scale
 
     async def choose(

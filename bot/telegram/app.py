@@ -39,6 +39,7 @@ from bot.telegram.services import Services
 log = logging.getLogger(__name__)
 COMMANDS = ("new", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
 WATCH_PERIOD = 1.0
+WARM_TIMEOUT = 120.0  # seconds start-up waits for the worker pools before going on anyway
 
 
 def build_application(
@@ -105,14 +106,32 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     if settings.route_workers:
         svc.routes = RoutePool(settings.route_workers)
         svc.routes.install()
+    app.bot_data["svc"] = svc
+    await _warm_workers(svc)
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
-    app.bot_data["svc"] = svc
     for lang in LANGUAGES:
         commands = [BotCommand(c, t(lang, f"cmd.{c}")) for c in COMMANDS]
         await app.bot.set_my_commands(commands, language_code=lang)
     await app.bot.set_my_commands([BotCommand(c, t("en", f"cmd.{c}")) for c in COMMANDS])
     app.bot_data["watch"] = asyncio.get_running_loop().create_task(_watch(app, svc))
+
+
+async def _warm_workers(svc: Services) -> None:
+    """Start the worker pools and wait until each worker has prepared itself: polling (or
+    the webhook) starts after this, so no tap waits for a worker's start-up. With
+    ``WARM_WORKERS=0`` (the tests' bots, which start hundreds of times) they start when
+    first asked for work instead."""
+    if not svc.settings.warm_workers:
+        svc.ready = True
+        return
+    started = time.perf_counter()
+    pools = [svc.ai] if svc.routes is None else [svc.ai, svc.routes]
+    warm = await asyncio.gather(*(pool.warm(WARM_TIMEOUT) for pool in pools))
+    if not all(warm):
+        log.warning("worker pools not warm after %.0f s: taking updates anyway", WARM_TIMEOUT)
+    svc.ready = True
+    log.info("worker pools ready in %.1f s", time.perf_counter() - started)
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

@@ -8,10 +8,13 @@ goes round once more if it changed meanwhile, so the edit that lands last shows 
 
 Telegram's answers: "message is not modified" is success; a deleted board is sent again and
 its new message id remembered; a migrated group moves the place to the supergroup; a user who
-blocked the bot (403) marks their place off until they come back (the match goes on); a 429
-that outlasts the limiter's retries becomes a deadline in Redis, so some replica shows the
-board once the wait is over. A board that missed an edit with no error to tell is shown again
-when someone taps it while it is out of date (see :func:`heal`).
+blocked the bot (403) marks their place off until they come back (the match goes on). Edits
+are never held behind a flood wait (see ``ratelimit.py``): an edit for a chat that answered
+429 is given up, and the board is shown in its latest state once the chat opens again (by
+this process, to the moment; a deadline in Redis is the other replicas' and a restart's
+backup), so a flooded chat's pending edits collapse into one. A board that missed an edit
+with no error to tell is shown again when someone taps it while it is out of date (see
+:func:`heal`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from bot.match import views
 from bot.match.model import BadMatchRecord, Match
 from bot.telegram import media
 from bot.telegram.keyboards import markup, markup_json
+from bot.telegram.ratelimit import flood_seconds, latest_only
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
@@ -43,8 +47,10 @@ SEND_LEASE = 30.0
 SHOW_LEASE = 15.0  # one replica edits a match's boards at a time (renewed by nothing: short)
 BUSY_RETRY = 0.5
 HEAL_AFTER = 3.0  # seconds since a match's last change before a stale tap re-shows its board
+REOPEN_MARGIN = 0.05  # after a flood wait, seconds before showing the board again
 
 _locks: dict[str, asyncio.Lock] = {}
+_reopening: set[str] = set()  # matches this process shows again when a flood wait ends
 
 
 def _lock(match_id: str) -> asyncio.Lock:
@@ -66,8 +72,15 @@ async def refresh(
 ) -> None:
     """Bring the given places (all by default) up to the latest stored state. ``written``:
     the revision and record an action has just stored, shown without reading them back (if
-    the match changed since, the check after the edits sees it and goes round again)."""
-    async with _lock(match_id):
+    the match changed since, the check after the edits sees it and goes round again).
+
+    A refresh that had to wait for another one of this match reads the latest record instead:
+    on a busy machine taps queue up behind a slow picture, and showing each of their states
+    in turn would draw pictures (and route Рассада previews) nobody will see."""
+    lock = _lock(match_id)
+    if lock.locked():
+        written = None
+    async with lock:
         # One replica at a time edits a match's boards, or an edit of an older state could
         # land after one of a newer state. The holder reads the revision again after its
         # edits, in the round trip that gives the lease up; if the match changed meanwhile it
@@ -189,7 +202,7 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
                         ),
                         **target,
                     },
-                    api_kwargs=raw,
+                    api_kwargs=latest_only(bot, raw),
                 )
                 media.remember(svc, picture_key, shown)
         elif before[1] != view.caption:
@@ -221,8 +234,8 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
         log.info("match %s place %d unreachable, not edited until it is back: %s", match.id, i, e)
         await _update_place(svc, match.id, i, off=True)
         return
-    except RetryAfter as e:  # the limiter's retries ran out: show the latest state later
-        await later(svc, match.id, _seconds(e.retry_after) + 0.5)
+    except RetryAfter as e:  # a flood wait: show the latest state when it is over
+        await after_flood(svc, bot, match.id, flood_seconds(e))
         return
     except TelegramError as e:  # network trouble: try again soon
         log.warning("showing match %s place %d failed: %s", match.id, i, e)
@@ -237,18 +250,33 @@ async def _keyboard(bot: Bot, target: dict[str, Any], raw: dict[str, str]) -> No
     goes through the bot's own path (defaults, rate limiter, errors) like every other call;
     the other edits here are posted the same way (an edited photo's answer is read only for
     its file_id, see ``media.remember``)."""
-    await bot._post("editMessageReplyMarkup", dict(target), api_kwargs=raw)
+    await bot._post("editMessageReplyMarkup", dict(target), api_kwargs=latest_only(bot, raw))
 
 
-def _seconds(value: Any) -> float:
-    return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+async def after_flood(svc: Services, bot: Bot, match_id: str, seconds: float) -> None:
+    """Show the match again once its chat's flood wait of ``seconds`` is over: here, to the
+    moment (one pending show per match, however many edits the flood refused), and from a
+    deadline a moment later, should this process be gone by then."""
+    await later(svc, match_id, seconds + RETRY_SOON)
+    if match_id in _reopening:
+        return
+    _reopening.add(match_id)
+
+    async def reopen() -> None:
+        try:
+            await asyncio.sleep(seconds + REOPEN_MARGIN)
+        finally:
+            _reopening.discard(match_id)
+        await refresh(svc, bot, match_id)
+
+    svc.spawn(reopen())
 
 
 async def _caption(bot: Bot, caption: str, raw: dict[str, str], target: dict[str, Any]) -> None:
     await bot._post(
         "editMessageCaption",
         {"caption": caption, "parse_mode": ParseMode.HTML, **target},
-        api_kwargs=raw,
+        api_kwargs=latest_only(bot, raw),
     )
 
 

@@ -33,6 +33,8 @@ async def language(svc: Services, user: User | None, chat_id: int | None = None)
         chat, prefs = await svc.store.chats.get_with(chat_id, svc.store.users, user.id)
     else:
         chat, prefs = None, await svc.store.users.get(user.id)
+        if chat_id == user.id and prefs.get("dm") is not True:  # pings may come here now
+            await svc.store.users.patch(user.id, {"dm": True})
     return await language_of(svc, user, chat, prefs)
 
 

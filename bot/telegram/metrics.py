@@ -22,7 +22,9 @@ from prometheus_client import (
 )
 from telegram import Update
 from telegram.error import RetryAfter
-from telegram.ext import AIORateLimiter, Application, TypeHandler
+from telegram.ext import Application, TypeHandler
+
+from bot.telegram.ratelimit import ChatRateLimiter
 
 REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)
@@ -176,17 +178,17 @@ def instrument(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(TypeHandler(Update, _count), group=-1)
 
 
-class MeasuredRateLimiter(AIORateLimiter):
-    """The library's limiter, also counting 429s and the time calls spend waiting."""
+class MeasuredRateLimiter(ChatRateLimiter):
+    """The per-chat limiter, also counting 429s and the time calls spend waiting."""
 
-    async def process_request(  # type: ignore[override]
+    async def process_request(
         self,
         callback: Callable[..., Awaitable[Any]],
         args: Any,
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: int | None,
+        rate_limit_args: str | None,
     ) -> Any:
         in_calls = 0.0
 

@@ -70,6 +70,7 @@ class Services:
     # What each place shows now, by (match id, place index): skip edits that change nothing.
     shown: dict[tuple[str, int], tuple[Any, ...]] = field(default_factory=dict)
     bot_username: str = ""
+    ready: bool = False  # the worker pools are warm: updates are taken (see app._post_init)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:

@@ -4,8 +4,9 @@
 ``X-Telegram-Bot-Api-Secret-Token``) and answers after the handlers have run, so a replica that
 dies mid-update makes Telegram deliver it again (stale buttons make a repeat harmless). The
 answer may carry the tap's answerCallbackQuery (:mod:`bot.telegram.hookreply`).
-``GET /healthz`` is 200 while Redis answers and 503 otherwise; ``GET /metrics`` is Prometheus
-text. Any number of replicas may serve the same URL behind a reverse proxy: they share Redis.
+``GET /healthz`` is 200 while Redis answers and the worker pools are warm, 503 otherwise;
+``GET /metrics`` is Prometheus text. Any number of replicas may serve the same URL behind a
+reverse proxy: they share Redis.
 """
 
 from __future__ import annotations
@@ -63,6 +64,10 @@ def web_app(application: Application, settings: Settings) -> web.Application:  #
         if not secret or not hmac.compare_digest(given.encode(), secret):
             metrics.WEBHOOK_REFUSED.labels("bad_secret").inc()
             return web.Response(status=403, text="wrong secret token")
+        svc: Services | None = application.bot_data.get("svc")
+        if svc is None or not svc.ready:  # Telegram delivers it again later
+            metrics.WEBHOOK_REFUSED.labels("starting").inc()
+            return web.Response(status=503, text="starting")
         try:
             data = await request.json()
         except ValueError as e:
@@ -95,8 +100,10 @@ def web_app(application: Application, settings: Settings) -> web.Application:  #
         if svc is not None:
             with contextlib.suppress(TimeoutError):
                 ok = await asyncio.wait_for(svc.store.ping(), HEALTH_TIMEOUT)
-        body = json.dumps({"redis": "ok" if ok else "unreachable"})
-        return web.Response(status=200 if ok else 503, text=body, content_type="application/json")
+        ready = svc is not None and svc.ready
+        body = json.dumps({"redis": "ok" if ok else "unreachable", "ready": ready})
+        status = 200 if ok and ready else 503
+        return web.Response(status=status, text=body, content_type="application/json")
 
     async def metrics_page(request: web.Request) -> web.Response:
         body, ctype = metrics.render()
@@ -116,15 +123,16 @@ async def serving(settings: Settings, host: str = "0.0.0.0") -> AsyncIterator[Ap
         raise ValueError("webhook mode needs WEBHOOK_URL")
     application = build_application(settings, polling=False)
     async with application:
-        await _post_init(application)
-        runner: web.AppRunner | None = None
+        # Listening first: /healthz says "not ready" while the worker pools warm up, and
+        # updates a proxy sends meanwhile are refused (503) for Telegram to deliver again.
+        runner = web.AppRunner(
+            web_app(application, settings), access_log=None, shutdown_timeout=SHUTDOWN_GRACE
+        )
+        await runner.setup()
         try:
-            await application.start()
-            runner = web.AppRunner(
-                web_app(application, settings), access_log=None, shutdown_timeout=SHUTDOWN_GRACE
-            )
-            await runner.setup()
             await web.TCPSite(runner, host, settings.port).start()
+            await _post_init(application)
+            await application.start()
             await application.bot.set_webhook(
                 settings.webhook_url,
                 secret_token=settings.webhook_secret,
@@ -134,8 +142,7 @@ async def serving(settings: Settings, host: str = "0.0.0.0") -> AsyncIterator[Ap
             log.info("webhook mode: %s on port %d", settings.webhook_url, settings.port)
             yield application
         finally:
-            if runner is not None:
-                await runner.cleanup()  # stops listening, waits for requests in flight
+            await runner.cleanup()  # stops listening, waits for requests in flight
             if application.running:
                 await application.stop()
             await _post_shutdown(application)

@@ -4,7 +4,9 @@ own CPU (which every tap shares) or its event loop.
 A :class:`Workers` pool starts its processes when first used (or at :meth:`Workers.start`),
 replaces them when one dies, and ends them with the bot process however it ends. Work is
 asked for from the event loop (:meth:`Workers.run`) or from a thread that may block
-(:meth:`Workers.call`).
+(:meth:`Workers.call`). The bot takes its first update only once :meth:`Workers.warm` says
+every worker has started and prepared itself: a worker that spawns, imports and loads its
+kernels inside someone's first tap made that tap take seconds (8 s on a loaded machine).
 """
 
 from __future__ import annotations
@@ -29,10 +31,13 @@ T = TypeVar("T")
 PARENT_CHECK_SECONDS = 1.0
 
 
-def _end_with_parent(parent: int, then: Callable[[], None] | None = None) -> None:
+def _end_with_parent(
+    parent: int, then: Callable[[], None] | None = None, warmed: Any = None
+) -> None:
     """Worker initializer: a spawned worker is not told when the bot process dies (killed,
     say) and would wait for work forever; this one exits when its parent is gone. ``then``
-    prepares the worker (loads compiled kernels) before its first job.
+    prepares the worker (loads compiled kernels) before its first job; ``warmed`` (a
+    semaphore) is released once it has.
 
     Ctrl-C in a terminal reaches the whole process group: the bot stops and ends its pools,
     and a worker that took the interrupt too would only print a traceback from its idle wait
@@ -48,6 +53,8 @@ def _end_with_parent(parent: int, then: Callable[[], None] | None = None) -> Non
     if then is not None:
         then()
     settle()
+    if warmed is not None:
+        warmed.release()
 
 
 def _nothing() -> None:
@@ -65,6 +72,9 @@ class Workers:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()  # threads may ask for work at the same time
         self._closed = False  # shutting down: no new workers for a broken pool
+        self._warmed: Any = None  # released by each worker of the current pool once ready
+        self.ready = False  # every worker of the first pool has prepared itself
+        self.cold_calls = 0  # jobs asked for before that (each may wait for a start-up)
 
     def _executor(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -72,11 +82,13 @@ class Workers:
                 raise RuntimeError("the worker pool is closed")
             if self._pool is None:
                 # "spawn": the bot's threads and event loop must not be forked into workers.
+                context = multiprocessing.get_context("spawn")
+                self._warmed = context.Semaphore(0)
                 self._pool = ProcessPoolExecutor(
                     max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
+                    mp_context=context,
                     initializer=_end_with_parent,
-                    initargs=(os.getpid(), self._prepare),
+                    initargs=(os.getpid(), self._prepare, self._warmed),
                 )
             return self._pool
 
@@ -92,6 +104,8 @@ class Workers:
 
     def _submit(self, fn: Callable[..., T], *args: Any) -> tuple[ProcessPoolExecutor, Future[T]]:
         pool = self._executor()
+        if not self.ready:
+            self.cold_calls += 1
         try:
             return pool, pool.submit(fn, *args)
         except BrokenProcessPool:  # it broke before: the pool knows already
@@ -122,6 +136,23 @@ class Workers:
         pool = self._executor()
         for _ in range(self.workers):  # each job that finds no idle worker starts one
             pool.submit(_nothing)
+
+    def wait_warm(self, timeout: float) -> bool:
+        """Start the workers and block until each has prepared itself (False if that took
+        longer than ``timeout`` seconds: the bot goes on, slower at first, never stuck)."""
+        self.start()
+        with self._lock:
+            warmed = self._warmed
+        deadline = time.monotonic() + timeout
+        for _ in range(self.workers):
+            if not warmed.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                return False
+        self.ready = True
+        return True
+
+    async def warm(self, timeout: float) -> bool:
+        """:meth:`wait_warm` from the event loop."""
+        return await asyncio.to_thread(self.wait_warm, timeout)
 
     def processes(self) -> list[int]:
         """The workers' process ids (for tests and the bench)."""

@@ -82,11 +82,9 @@ def set_router(router: Router | None) -> Router:
 
 def _child(drawing: Drawing, move: Move) -> Drawing:
     """The drawing after ``move``, routed once: a previewed curve (drawn on a copy of the
-    game, or on an earlier load of the same record) is the very curve that is played."""
-    key = (drawing.content, move)
-    child = _routed.get(key)
-    if child is None:
-        child = _routed.keep(key, _router(drawing, move))
+    game, or on an earlier load of the same record) is the very curve that is played, also
+    when the play is tapped while the preview is still being routed in another thread."""
+    child = _routed.make_once((drawing.content, move), lambda: _router(drawing, move))
     return _known.keep(child.content, child)
 
 

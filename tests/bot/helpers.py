@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from pathlib import Path
@@ -110,13 +111,26 @@ async def play_to_end(
         assert steps, f"no move and no navigation on the board: {board.button_texts}"
         r, c = rng.choice(steps)
         try:  # keyboard-only step: wait until the bot is quiet
-            await user.press_button(r, c, board)
+            popup = await user.press_button(r, c, board)
         except PlaygroundClientError:
             # The bot's reply (its move drawn slowly, say) replaced the keyboard after the
             # playground looked quiet: a person would look again, and so does this.
             continue
+        if popup is not None and not popup.text:
+            # Accepted: a person taps on once the board shows the step. Quiet is not enough:
+            # the bot makes no request while it draws the picture (a Рассада preview takes
+            # seconds on a busy machine), and a tap on the old keyboard would be a different
+            # game from the one an idle machine plays.
+            with contextlib.suppress(AssertionError):
+                await wait_message(chat, board_id, lambda m, b=board: _looks(m) != _looks(b), 10)
         made += version(await message(chat, board_id)) != v  # a step that ends a move
     raise AssertionError("the game did not end")
+
+
+def _looks(m: MessageView) -> tuple[object, ...]:
+    """What a person sees of a board: its caption, picture and keyboard."""
+    picture = None if m.media is None else m.media.file_id
+    return (m.caption, picture, m.button_texts, [b.callback_data for row in m.buttons for b in row])
 
 
 def finished(m: MessageView) -> bool:

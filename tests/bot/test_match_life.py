@@ -266,9 +266,13 @@ async def test_a_slow_player_is_pinged_once(pg: ScenarioClient) -> None:
     assert not [m for m in await group.messages() if ping(m)], "no ping within a minute"
     seq = await pg.seq()
     pg.clock.advance(31)
+    mark = (await pg.bot_requests())[-1]["seq"]
     note = await pg.wait_for(ping, after=seq, timeout=10)
-    # Bob never opened a chat with the bot, so his ping is one mention in the group.
+    # Bob never opened a chat with the bot, so his ping is one mention in the group, a reply
+    # to the board, naming the game and his opponent.
     assert note.chat == group.ref and "Bob" in (note.text or "")
+    assert "Dots (opponent: Alice)" in (note.text or ""), note.text
+    assert note.reply_to == board.message_id
     pg.clock.advance(600)
     await asyncio.sleep(2)
     assert len([m for m in await group.messages() if ping(m)]) == 1, "one ping per turn"
@@ -277,3 +281,17 @@ async def test_a_slow_player_is_pinged_once(pg: ScenarioClient) -> None:
     pg.clock.advance(61)
     note = await pg.wait_for(ping, after=seq, timeout=10)
     assert note.chat == alice.private.ref, "Alice's ping comes privately, not into the group"
+    assert "opponent: Bob" in (note.text or "")
+    # Bob's next ping goes to the group again, without trying his private chat: its 403 was
+    # remembered.
+    board = await _tap_move(alice, group, await message(group, board.message_id))
+    seq = await pg.seq()
+    pg.clock.advance(61)
+    note = await pg.wait_for(ping, after=seq, timeout=10)
+    assert note.chat == group.ref and "Bob" in (note.text or "")
+    to_bob = [
+        q
+        for q in await pg.bot_requests(mark)
+        if str(q.get("params", {}).get("chat_id")) == str(bob.id)
+    ]
+    assert len(to_bob) == 1 and to_bob[0].get("error_code") == 403, to_bob

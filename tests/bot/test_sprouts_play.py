@@ -110,7 +110,7 @@ def _routed(where: str) -> float:
 
 async def test_group_sprouts_match_with_a_spectator_and_its_record(pg: ScenarioClient) -> None:
     """Played as a deployed bot plays it: its curves routed in a worker process."""
-    pg._settings = dataclasses.replace(pg._settings, route_workers=1)
+    pg._settings = dataclasses.replace(pg._settings, route_workers=1, warm_workers=True)
     await pg.restart_bot()
     in_workers, here = _routed("worker"), _routed("here")
     await pg.set_limits(enabled=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -9,6 +11,8 @@ import aiohttp
 import pytest
 
 from bot.settings import Settings
+from bot.telegram import app as app_module
+from bot.telegram.services import Services
 from bot.telegram.webhook import SECRET_HEADER, serving
 from playground.client import PlaygroundClient
 from playground.server import Emulator
@@ -29,6 +33,7 @@ def webhook_settings(emulator: Emulator, redis_url: str, port: int) -> Settings:
             "PORT": str(port),
             "AI_TIME_SCALE": "0.05",
             "AI_SHOW_AFTER": "60",
+            "WARM_WORKERS": "0",  # as the other tests' bots (test_warm_start warms)
         }
     )
 
@@ -90,7 +95,7 @@ async def test_webhook_mode_with_the_secret(emulator: Emulator, redis_url: str) 
                     assert r.status in (200, 400)
 
             async with http.get(f"{base}/healthz") as r:
-                assert r.status == 200 and (await r.json()) == {"redis": "ok"}
+                assert r.status == 200 and (await r.json()) == {"redis": "ok", "ready": True}
             async with http.get(f"{base}/metrics") as r:
                 assert r.status == 200 and r.content_type == "text/plain"
                 text = await r.text()
@@ -114,9 +119,59 @@ async def test_healthz_says_when_redis_is_gone(
                 assert r.status == 200
             own.stop()
             async with http.get(f"{base}/healthz") as r:
-                assert r.status == 503 and (await r.json()) == {"redis": "unreachable"}
+                assert r.status == 503
+                assert (await r.json()) == {"redis": "unreachable", "ready": True}
     finally:
         own.stop()
+
+
+async def test_not_ready_until_the_workers_are_warm(
+    emulator: Emulator, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the worker pools warm up (held here on an event) the replica listens: /healthz
+    says 503 "not ready", an update posted to it is refused for Telegram to send again, and
+    no webhook is set yet; once they are warm it is set and /healthz says 200."""
+    warmed = asyncio.Event()
+    real = app_module._warm_workers
+
+    async def held(svc: Services) -> None:
+        await warmed.wait()
+        await real(svc)
+
+    monkeypatch.setattr(app_module, "_warm_workers", held)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    settings = webhook_settings(emulator, redis_url, port)
+    up = asyncio.Event()
+
+    async def serve() -> None:
+        async with serving(settings, host="127.0.0.1"):
+            up.set()
+            await asyncio.Event().wait()
+
+    task = asyncio.create_task(serve())
+    try:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(600):
+                with contextlib.suppress(aiohttp.ClientConnectionError):
+                    async with http.get(f"{base}/healthz") as r:
+                        status, body = r.status, await r.json()
+                        break
+                await asyncio.sleep(0.05)
+            assert status == 503 and body["ready"] is False, body
+            good = {SECRET_HEADER: SECRET}
+            async with http.post(f"{base}/tg/hook", json={"update_id": 1}, headers=good) as r:
+                assert r.status == 503
+            assert emulator.world.webhook is None
+            warmed.set()
+            await asyncio.wait_for(up.wait(), 120)
+            async with http.get(f"{base}/healthz") as r:
+                assert r.status == 200 and (await r.json())["ready"] is True
+            assert emulator.world.webhook is not None
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 async def test_a_taps_answer_rides_back_on_the_webhook_response(
