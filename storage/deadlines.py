@@ -48,7 +48,9 @@ class Due:
     claimed_until: float  # after this another replica may claim it again
 
 
-def _member(match_id: str, kind: str) -> str:
+def member(match_id: str, kind: str) -> str:
+    """The schedule's entry for one kind of deadline of one match (matches and leases write
+    entries in their own scripts, atomically with what the deadline watches over)."""
     return f"{check_match_id(match_id)}|{check_name('deadline kind', kind)}"
 
 
@@ -65,16 +67,16 @@ class Deadlines:
     @guarded
     async def schedule(self, match_id: str, when: float, kind: str = "clock") -> None:
         """Fall due at ``when`` (Unix seconds); replaces an earlier time for the same kind."""
-        await self._r.zadd(self._key, {_member(match_id, kind): when})
+        await self._r.zadd(self._key, {member(match_id, kind): when})
 
     @guarded
     async def cancel(self, match_id: str, kind: str = "clock") -> bool:
-        return bool(await self._r.zrem(self._key, _member(match_id, kind)))
+        return bool(await self._r.zrem(self._key, member(match_id, kind)))
 
     @guarded
     async def when(self, match_id: str, kind: str = "clock") -> float | None:
         """The scheduled time (or the end of the current claim), None when not scheduled."""
-        return cast("float | None", await self._r.zscore(self._key, _member(match_id, kind)))
+        return cast("float | None", await self._r.zscore(self._key, member(match_id, kind)))
 
     @guarded
     async def next_time(self) -> float | None:
@@ -94,8 +96,8 @@ class Deadlines:
         until = now + lease
         items = await self._claim(keys=[self._key], args=[repr(now), limit, repr(until)])
         claimed = []
-        for member, score in zip(items[::2], items[1::2], strict=True):
-            match_id, _, kind = member.decode().partition("|")
+        for entry, score in zip(items[::2], items[1::2], strict=True):
+            match_id, _, kind = entry.decode().partition("|")
             claimed.append(Due(match_id, kind, float(score), until))
         return claimed
 
@@ -103,5 +105,5 @@ class Deadlines:
     async def done(self, due: Due) -> bool:
         """Remove a handled deadline; False when it was rescheduled or cancelled meanwhile
         (the new time stands) or our claim had run out and someone else took it."""
-        member = _member(due.match_id, due.kind)
-        return bool(await self._done(keys=[self._key], args=[member, repr(due.claimed_until)]))
+        entry = member(due.match_id, due.kind)
+        return bool(await self._done(keys=[self._key], args=[entry, repr(due.claimed_until)]))

@@ -140,11 +140,16 @@ async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-
     while me is None or not me.cancelling():
         try:
             for due in await svc.store.deadlines.due(svc.clock(), limit=50, lease=60):
-                if due.kind == "ai":
+                # The AI turn, the show and the ending each take a lease that moves their
+                # deadline to its end (or, finding it busy, reschedule it for then), so the
+                # claim's entry is theirs from the start and `done` below leaves it alone.
+                if due.kind == act.AI_KIND:
                     act.start_ai(svc, app.bot, due.match_id)
                 elif due.kind == boards.SHOW_KIND:
                     svc.spawn(boards.refresh(svc, app.bot, due.match_id))
-                elif due.kind == "tick":
+                elif due.kind == act.END_KIND:
+                    svc.spawn(act.finished(svc, app.bot, due.match_id))
+                elif due.kind == act.TICK_KIND:
                     outcome = await act.act(svc, due.match_id, None, Tick())
                     await act.perform(svc, app.bot, outcome)
                     if outcome.match is not None and not outcome.effects:
