@@ -5,11 +5,14 @@ time window: ``429`` (Too Many Requests with ``retry_after``), ``5xx`` (500 or 5
 Telegram's front ends answer during an incident) or ``timeout`` (the call hangs ``delay``
 seconds and then fails with 504, so a client with a shorter read timeout sees a timeout; with
 ``apply`` the call is carried out after the delay, the ambiguous case where the bot cannot
-know that its edit went through). Faults never touch the people's side of the emulator.
+know that its edit went through) or ``slow`` (the call is carried out at once and its answer
+held back ``delay`` seconds: a crash test kills the bot while it waits, after Telegram has
+done what it asked). Faults never touch the people's side of the emulator.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -18,7 +21,7 @@ from typing import Any
 
 from playground.limits import ApiError, too_many_requests
 
-KINDS = ("429", "5xx", "timeout")
+KINDS = ("429", "5xx", "timeout", "slow")
 
 
 class BadFault(ValueError):
@@ -35,6 +38,13 @@ class Fault:
     delay: float = 10.0
     apply: bool = False
     injected: int = 0
+    released: bool = False  # cleared: calls it holds up stop waiting
+
+    async def hold(self) -> None:
+        """Wait ``delay`` seconds, or until the fault is cleared."""
+        end = time.monotonic() + self.delay
+        while not self.released and time.monotonic() < end:
+            await asyncio.sleep(min(0.05, max(0.0, end - time.monotonic())))
 
     def matches(self, method: str, now: float) -> bool:
         return now < self.until and (self.methods is None or method.lower() in self.methods)
@@ -99,6 +109,8 @@ class Faults:
         return fault
 
     def clear(self) -> None:
+        for fault in self.active:
+            fault.released = True
         self.active.clear()
 
     def pick(self, method: str) -> Fault | None:

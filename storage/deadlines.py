@@ -38,6 +38,24 @@ return 0
 """
 
 
+# KEYS[1] the schedule; ARGV: 1 now, then the kinds. Every entry of those kinds due later
+# than now falls due now; returns how many.
+_EXPEDITE = """
+local kinds = {}
+for i = 2, #ARGV do kinds['|' .. ARGV[i]] = true end
+local n = 0
+local items = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
+for _, m in ipairs(items) do
+  local bar = string.find(m, '|', 1, true)
+  if bar and kinds[string.sub(m, bar)] then
+    redis.call('ZADD', KEYS[1], ARGV[1], m)
+    n = n + 1
+  end
+end
+return n
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Due:
     """A claimed deadline: act on it, then ``await store.deadlines.done(due)``."""
@@ -63,6 +81,7 @@ class Deadlines:
         self._clock = clock
         self._claim = client.register_script(_CLAIM)
         self._done = client.register_script(_DONE)
+        self._expedite = client.register_script(_EXPEDITE)
 
     @guarded
     async def schedule(self, match_id: str, when: float, kind: str = "clock") -> None:
@@ -100,6 +119,17 @@ class Deadlines:
             match_id, _, kind = entry.decode().partition("|")
             claimed.append(Due(match_id, kind, float(score), until))
         return claimed
+
+    @guarded
+    async def expedite(self, kinds: list[str], now: float | None = None) -> int:
+        """Make every entry of ``kinds`` due now; how many there were. A process starting
+        up calls it for the deadlines that guard work in flight (each entry names work a
+        process may have died doing): it looks at them at once, instead of when a lease it
+        will find free anyway would have run out. Work a live holder still does stays
+        theirs (their lease is busy, and the retry goes to its end)."""
+        now = self._clock() if now is None else now
+        names = [check_name("deadline kind", k) for k in kinds]
+        return int(await self._expedite(keys=[self._key], args=[repr(now), *names]))
 
     @guarded
     async def done(self, due: Due) -> bool:

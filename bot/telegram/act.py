@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 AI_KIND = "ai"  # deadline kinds: the bot's move, the clock, the ending (replay and record)
 TICK_KIND = "tick"
 END_KIND = "end"
-END_LEASE = 10.0  # one process sends a match's ending (renewed while it sends)
+END_LEASE = 4.0  # one process sends a match's ending (renewed while it sends)
 FAILED_RETRY = 10.0  # an AI turn that failed with an error is tried again this much later
 
 

@@ -39,6 +39,7 @@ from bot.telegram.services import Services
 log = logging.getLogger(__name__)
 COMMANDS = ("new", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
 WATCH_PERIOD = 1.0
+GUARDS = [act.AI_KIND, boards.SHOW_KIND, act.END_KIND]  # deadlines that guard work in flight
 
 
 def build_application(
@@ -137,6 +138,10 @@ async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-
     The loop also stops once a cancellation was requested but swallowed on the way (a
     client library can turn it into its own error): shutdown must not wait forever."""
     me = asyncio.current_task()
+    try:  # work a process may have died doing is looked at now, not when its guard falls due
+        await svc.store.deadlines.expedite(GUARDS, svc.clock())
+    except storage.StorageError as e:
+        log.warning("deadlines of work in flight not looked at: %s", e)
     while me is None or not me.cancelling():
         try:
             for due in await svc.store.deadlines.due(svc.clock(), limit=50, lease=60):

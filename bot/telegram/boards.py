@@ -42,8 +42,8 @@ RETRY_SOON = 2.0
 # Leases: one replica edits a match's boards at a time, one sends a place's first board. They
 # are renewed while the edits run (an edit can wait long for a chat's flood budget), so they
 # are short: one held by a process that died is free again a few seconds later.
-SEND_LEASE = 6.0
-SHOW_LEASE = 5.0
+SEND_LEASE = 3.0
+SHOW_LEASE = 2.5
 SHOW_GUARD = 5.0  # a write that must be shown schedules a show this much later, just in case
 BUSY_RETRY = 0.5
 HEAL_AFTER = 3.0  # seconds since a match's last change before a stale tap re-shows its board
