@@ -27,6 +27,15 @@ log = logging.getLogger(__name__)
 GUARD_MARGIN = 0.25  # seconds a guarding deadline falls due after its lease runs out
 
 
+_beats: set[asyncio.Task[None]] = set()  # renewals running (kept referenced until they end)
+
+
+def _beat_ended(task: asyncio.Task[None]) -> None:
+    _beats.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("lease renewal ended with %r", task.exception())
+
+
 class Guard:
     """The deadline that watches over a lease's work: ``kind`` of ``match_id`` falls due just
     after the lease would run out, on the caller's clock (the bot's may be a test's)."""
@@ -115,10 +124,13 @@ class Lease:
         lease lost, ``lost`` is set and renewing stops (the holder checks it before it
         commits its result)."""
         period = self.ttl / 3 if every is None else every
+        stop = asyncio.Event()
 
         async def beat() -> None:
-            while True:
-                await asyncio.sleep(period)
+            while not stop.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), period)
+                    return
                 try:
                     await self.renew()
                 except LeaseLost:
@@ -128,12 +140,17 @@ class Lease:
                     log.warning("lease %s not renewed: %s", self.name, e)
 
         task = asyncio.get_running_loop().create_task(beat())
+        _beats.add(task)
+        task.add_done_callback(_beat_ended)
         try:
             yield self
         finally:
+            # Not awaited: a client library may turn the cancellation of a renewal in flight
+            # into its own error, and a beat that swallowed it would never end. The stop
+            # flag ends it at its next turn; a renewal that lands after the release finds
+            # the token gone and changes nothing.
+            stop.set()
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
     @guarded
     async def release(self) -> bool:

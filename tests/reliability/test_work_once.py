@@ -13,6 +13,7 @@ Short form: 20 matches; full form (``TETRAD_FULL=1``): 60.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import subprocess
 import sys
@@ -51,7 +52,7 @@ async def test_ai_thinks_once_per_move_on_a_loaded_machine(
 ) -> None:
     n = scale(20, 60)
     started = time.monotonic()
-    with cpu_burners(2):
+    with cpu_burners(int(os.environ.get("BURNERS", "2"))):
         async with Cluster(emu, redis_url, tmp_path, 2, duplicate_every=5) as cluster:
             gate = asyncio.Semaphore(8)
 
