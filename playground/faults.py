@@ -5,13 +5,16 @@ time window: ``429`` (Too Many Requests with ``retry_after``), ``5xx`` (500 or 5
 Telegram's front ends answer during an incident) or ``timeout`` (the call hangs ``delay``
 seconds and then fails with 504, so a client with a shorter read timeout sees a timeout; with
 ``apply`` the call is carried out after the delay, the ambiguous case where the bot cannot
-know that its edit went through). ``chats`` limits a fault to calls naming those chats (a
-flood in one group); a 429 with ``retry_after=0`` says how long its window has left, as
-Telegram's flood wait does. Faults never touch the people's side of the emulator.
+know that its edit went through) or ``slow`` (the call is carried out at once and its answer
+held back ``delay`` seconds: a crash test kills the bot while it waits, after Telegram has
+done what it asked). ``chats`` limits a fault to calls naming those chats (a flood in one
+group); a 429 with ``retry_after=0`` says how long its window has left, as Telegram's flood
+wait does. Faults never touch the people's side of the emulator.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 import time
@@ -21,7 +24,7 @@ from typing import Any
 
 from playground.limits import ApiError, too_many_requests
 
-KINDS = ("429", "5xx", "timeout")
+KINDS = ("429", "5xx", "timeout", "slow")
 
 
 class BadFault(ValueError):
@@ -39,6 +42,13 @@ class Fault:
     apply: bool = False
     injected: int = 0
     chats: frozenset[int] | None = None  # None: calls naming any chat, or none
+    released: bool = False  # cleared: calls it holds up stop waiting
+
+    async def hold(self) -> None:
+        """Wait ``delay`` seconds, or until the fault is cleared."""
+        end = time.monotonic() + self.delay
+        while not self.released and time.monotonic() < end:
+            await asyncio.sleep(min(0.05, max(0.0, end - time.monotonic())))
 
     def matches(self, method: str, now: float, chat: int | None = None) -> bool:
         return (
@@ -115,6 +125,8 @@ class Faults:
         return fault
 
     def clear(self) -> None:
+        for fault in self.active:
+            fault.released = True
         self.active.clear()
 
     def pick(self, method: str, chat: int | None = None) -> Fault | None:

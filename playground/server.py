@@ -197,14 +197,19 @@ class Emulator:
                 if k in ("chat_id", "text", "caption", "data")
             }
             fault = world.faults.pick(method, _chat_of(params.values.get("chat_id")))
-            if fault is not None:
+            if fault is not None and fault.kind == "slow":
+                entry["fault"] = fault.kind
+                result = await self.api.call(method, params)
+                await fault.hold()
+            elif fault is not None:
                 entry["fault"] = fault.kind
                 if fault.kind == "timeout":
-                    await asyncio.sleep(fault.delay)
+                    await fault.hold()
                     if fault.apply:
                         await self.api.call(method, params)
                 raise fault.error(world.faults.rng, world.faults.clock())
-            result = await self.api.call(method, params)
+            else:
+                result = await self.api.call(method, params)
             entry["ok"] = True
             body: dict[str, Any] = {"ok": True, "result": result}
             status = 200
@@ -577,7 +582,7 @@ class Emulator:
 
     async def _faults(self, request: web.Request) -> web.Response:
         """GET: the active faults and counts; POST ``{"clear": true}`` or a fault to add:
-        ``{"kind": "429"|"5xx"|"timeout", "methods": [...], "rate", "seconds",
+        ``{"kind": "429"|"5xx"|"timeout"|"slow", "methods": [...], "rate", "seconds",
         "retry_after", "delay", "apply", "chats": [...]}``."""
         faults = self.world.faults
         if request.method == "POST":

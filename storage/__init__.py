@@ -88,7 +88,7 @@ from storage.errors import (
     UnknownChallenge,
     UnknownVersion,
 )
-from storage.locks import Lease
+from storage.locks import GUARD_MARGIN, Guard, Lease
 from storage.matches import STATUSES, new_match_id
 from storage.ratings import AiSeat, Change, Outcome, Standing
 from storage.schema import Migrations
@@ -96,6 +96,7 @@ from storage.store import Store
 from storage.users import BestWin, GameStats, Profile, Tally, UserRating
 
 __all__ = [
+    "GUARD_MARGIN",
     "STATUSES",
     "AiSeat",
     "BadURL",
@@ -109,6 +110,7 @@ __all__ = [
     "CorruptRecord",
     "Due",
     "GameStats",
+    "Guard",
     "InvalidRecord",
     "Lease",
     "LeaseBusy",

@@ -38,6 +38,24 @@ return 0
 """
 
 
+# KEYS[1] the schedule; ARGV: 1 now, then the kinds. Every entry of those kinds due later
+# than now falls due now; returns how many.
+_EXPEDITE = """
+local kinds = {}
+for i = 2, #ARGV do kinds['|' .. ARGV[i]] = true end
+local n = 0
+local items = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
+for _, m in ipairs(items) do
+  local bar = string.find(m, '|', 1, true)
+  if bar and kinds[string.sub(m, bar)] then
+    redis.call('ZADD', KEYS[1], ARGV[1], m)
+    n = n + 1
+  end
+end
+return n
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Due:
     """A claimed deadline: act on it, then ``await store.deadlines.done(due)``."""
@@ -48,7 +66,9 @@ class Due:
     claimed_until: float  # after this another replica may claim it again
 
 
-def _member(match_id: str, kind: str) -> str:
+def member(match_id: str, kind: str) -> str:
+    """The schedule's entry for one kind of deadline of one match (matches and leases write
+    entries in their own scripts, atomically with what the deadline watches over)."""
     return f"{check_match_id(match_id)}|{check_name('deadline kind', kind)}"
 
 
@@ -61,20 +81,21 @@ class Deadlines:
         self._clock = clock
         self._claim = client.register_script(_CLAIM)
         self._done = client.register_script(_DONE)
+        self._expedite = client.register_script(_EXPEDITE)
 
     @guarded
     async def schedule(self, match_id: str, when: float, kind: str = "clock") -> None:
         """Fall due at ``when`` (Unix seconds); replaces an earlier time for the same kind."""
-        await self._r.zadd(self._key, {_member(match_id, kind): when})
+        await self._r.zadd(self._key, {member(match_id, kind): when})
 
     @guarded
     async def cancel(self, match_id: str, kind: str = "clock") -> bool:
-        return bool(await self._r.zrem(self._key, _member(match_id, kind)))
+        return bool(await self._r.zrem(self._key, member(match_id, kind)))
 
     @guarded
     async def when(self, match_id: str, kind: str = "clock") -> float | None:
         """The scheduled time (or the end of the current claim), None when not scheduled."""
-        return cast("float | None", await self._r.zscore(self._key, _member(match_id, kind)))
+        return cast("float | None", await self._r.zscore(self._key, member(match_id, kind)))
 
     @guarded
     async def next_time(self) -> float | None:
@@ -94,14 +115,25 @@ class Deadlines:
         until = now + lease
         items = await self._claim(keys=[self._key], args=[repr(now), limit, repr(until)])
         claimed = []
-        for member, score in zip(items[::2], items[1::2], strict=True):
-            match_id, _, kind = member.decode().partition("|")
+        for entry, score in zip(items[::2], items[1::2], strict=True):
+            match_id, _, kind = entry.decode().partition("|")
             claimed.append(Due(match_id, kind, float(score), until))
         return claimed
+
+    @guarded
+    async def expedite(self, kinds: list[str], now: float | None = None) -> int:
+        """Make every entry of ``kinds`` due now; how many there were. A process starting
+        up calls it for the deadlines that guard work in flight (each entry names work a
+        process may have died doing): it looks at them at once, instead of when a lease it
+        will find free anyway would have run out. Work a live holder still does stays
+        theirs (their lease is busy, and the retry goes to its end)."""
+        now = self._clock() if now is None else now
+        names = [check_name("deadline kind", k) for k in kinds]
+        return int(await self._expedite(keys=[self._key], args=[repr(now), *names]))
 
     @guarded
     async def done(self, due: Due) -> bool:
         """Remove a handled deadline; False when it was rescheduled or cancelled meanwhile
         (the new time stands) or our claim had run out and someone else took it."""
-        member = _member(due.match_id, due.kind)
-        return bool(await self._done(keys=[self._key], args=[member, repr(due.claimed_until)]))
+        entry = member(due.match_id, due.kind)
+        return bool(await self._done(keys=[self._key], args=[entry, repr(due.claimed_until)]))

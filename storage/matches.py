@@ -20,7 +20,7 @@ import asyncio
 import inspect
 import secrets
 import string
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -32,6 +32,7 @@ from redis.asyncio.client import Pipeline
 from storage._base import backoff, guarded, is_wrong_type, load_object, text
 from storage._base import dumps as _dumps
 from storage.config import Config
+from storage.deadlines import member
 from storage.errors import (
     Contention,
     CorruptRecord,
@@ -48,11 +49,16 @@ ID_ALPHABET = string.ascii_letters + string.digits
 ID_LENGTH = 8  # 62**8 ≈ 2.2e14 ids; `create` refuses a taken one with MatchExists
 
 Updater = Callable[[Record], Record | Awaitable[Record]]
+# What a write makes due: deadline kind -> when (Unix seconds on the caller's clock), or None
+# to cancel it. Called on the record about to be written, each time the update is tried.
+Dues = Callable[[Record], Mapping[str, float | None]]
 
-# KEYS: 1 the match hash, 2 the lobby index, 3.. chat indexes (the first ARGV[8] get the match
-# added with score ARGV[7], the rest get it removed).
+# KEYS: 1 the match hash, 2 the lobby index, 3 the deadline schedule, 4.. chat indexes (the
+# first ARGV[8] get the match added with score ARGV[7], the rest get it removed).
 # ARGV: 1 expected revision ("" = must not exist), 2 write tag, 3 JSON, 4 TTL in ms ("0" = no
-# expiry), 5 match id, 6 lobby index score ("" = not a lobby), 7 chat score, 8 chats to add.
+# expiry), 5 match id, 6 lobby index score ("" = not a lobby), 7 chat score, 8 chats to add,
+# 9 how many deadline entries follow, then pairs of (member, score; "" = cancel it): what the
+# bot must do next is scheduled in the very write that makes it necessary.
 # Returns {1, revision} when written (or written already by this very tag), {0, revision}
 # when someone else wrote first.
 _WRITE = """
@@ -76,11 +82,18 @@ else
   redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
 end
 local adds = tonumber(ARGV[8])
-for i = 3, #KEYS do
-  if i - 2 <= adds then
+for i = 4, #KEYS do
+  if i - 3 <= adds then
     redis.call('ZADD', KEYS[i], ARGV[7], ARGV[5])
   else
     redis.call('ZREM', KEYS[i], ARGV[5])
+  end
+end
+for i = 10, 9 + 2 * tonumber(ARGV[9]), 2 do
+  if ARGV[i + 1] == '' then
+    redis.call('ZREM', KEYS[3], ARGV[i])
+  else
+    redis.call('ZADD', KEYS[3], ARGV[i + 1], ARGV[i])
   end
 end
 return {1, rev}
@@ -96,14 +109,25 @@ return 1
 """
 
 
-# KEYS: 1 a lease, 2 the match hash. ARGV: 1 the lease's token. Gives the lease up if it is
-# still this holder's and returns the match's revision (nil when there is none): a show of the
-# boards ends with "did the match change while I edited?" and letting the next show in, and
-# doing both in one round trip is a tenth of a keyboard-only tap's Redis traffic. The lease
-# goes first: a match key of the wrong type fails the read, never keeps the lease.
+# KEYS: 1 a lease, 2 the match hash, 3 the deadline schedule. ARGV: 1 the lease's token,
+# 2 a deadline member to cancel ("" = none), 3 the revision the work was done for, 4 the score
+# the entry must still have ("" = any). Gives the lease up if it is still this holder's and
+# returns the match's revision (nil when there is none): a show of the boards ends with "did
+# the match change while I edited?" and letting the next show in, and doing both in one round
+# trip is a tenth of a keyboard-only tap's Redis traffic. The deadline that guarded the work
+# goes only if the match is still at the revision the work was for: a change meanwhile
+# brought its own need (and its own deadline, which must stay). The lease goes first: a match
+# key of the wrong type fails the read, never keeps the lease.
 _RELEASE_READING = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return redis.call('HGET', KEYS[2], 'r')
+local rev = redis.call('HGET', KEYS[2], 'r')
+if ARGV[2] ~= '' and rev == ARGV[3] then
+  local score = redis.call('ZSCORE', KEYS[3], ARGV[2])
+  if score and (ARGV[4] == '' or tonumber(score) == tonumber(ARGV[4])) then
+    redis.call('ZREM', KEYS[3], ARGV[2])
+  end
+end
+return rev
 """
 
 
@@ -164,12 +188,27 @@ class Matches:
         return None if rev is None else text(rev)
 
     @guarded
-    async def revision_releasing(self, match_id: str, lease: Lease) -> str | None:
+    async def revision_releasing(
+        self,
+        match_id: str,
+        lease: Lease,
+        *,
+        done: tuple[str, str, float | None] | None = None,
+    ) -> str | None:
         """:meth:`revision`, read in the same round trip that gives ``lease`` up (if it is
-        still held: an expired lease that passed to someone else is left to them)."""
+        still held: an expired lease that passed to someone else is left to them).
+        ``done`` = (deadline kind, revision, score or None): the work that deadline guarded
+        is done for that revision, so it is cancelled if the match is still at it (and, with
+        a score, if the entry is still the one written then)."""
         key = self._keys.match(match_id)
+        args: list[str] = [lease.token, "", "", ""]
+        if done is not None:
+            kind, rev, score = done
+            args[1:] = [member(match_id, kind), rev, "" if score is None else repr(score)]
         try:
-            rev = await self._release_reading_script(keys=[lease.key, key], args=[lease.token])
+            rev = await self._release_reading_script(
+                keys=[lease.key, key, self._keys.due], args=args
+            )
         except rx.ResponseError as e:
             if is_wrong_type(e):
                 raise CorruptRecord(key, "holds a different Redis type, not a match") from e
@@ -224,18 +263,19 @@ class Matches:
     # -- writing -----------------------------------------------------------------------------
 
     @guarded
-    async def create(self, record: Record) -> Record:
-        """Store a new match; :class:`MatchExists` when its id is taken."""
+    async def create(self, record: Record, *, due: Dues | None = None) -> Record:
+        """Store a new match; :class:`MatchExists` when its id is taken. ``due``: the
+        deadlines this record needs, written with it (see :meth:`update`)."""
         if not isinstance(record, dict):
             raise InvalidRecord("a match record is a dict")
         match_id = check_match_id(record.get("id"))
         self._validate(match_id, record)
-        if await self._write(match_id, "", record, []) is None:
+        if await self._write(match_id, "", record, [], due) is None:
             raise MatchExists(match_id)
         return record
 
     @guarded
-    async def update(self, match_id: str, fn: Updater) -> Record:
+    async def update(self, match_id: str, fn: Updater, *, due: Dues | None = None) -> Record:
         """Apply ``fn`` to the stored record and store what it returns, atomically.
 
         ``fn`` may run more than once (whenever someone else wrote in between) and must not
@@ -244,13 +284,22 @@ class Matches:
 
         Updates of one match from this process queue up (FIFO) instead of racing, so taps on
         one board take turns; the compare-and-set settles races with other processes.
+
+        ``due(new record)`` names the deadlines the new state needs (kind -> time, or None to
+        cancel): they are written by the same script as the record, so a crash can never
+        leave a state stored without the deadline that carries it on.
         """
         async with self._queue(match_id):
-            return (await self._update(match_id, fn))[1]
+            return (await self._update(match_id, fn, None, due))[1]
 
     @guarded
     async def update_revised(
-        self, match_id: str, fn: Updater, *, first: tuple[str, Record] | None = None
+        self,
+        match_id: str,
+        fn: Updater,
+        *,
+        first: tuple[str, Record] | None = None,
+        due: Dues | None = None,
     ) -> tuple[str, Record]:
         """:meth:`update`, also returning the revision it wrote: a caller that shows the
         record right away can use it as read back by :meth:`get_revised`, without reading.
@@ -259,7 +308,7 @@ class Matches:
         first (then it is surely stale); a stale one only costs a retry, the compare-and-set
         on the revision decides."""
         async with self._queue(match_id) as waited:
-            return await self._update(match_id, fn, None if waited else first)
+            return await self._update(match_id, fn, None if waited else first, due)
 
     @asynccontextmanager
     async def _queue(self, match_id: str) -> AsyncIterator[bool]:
@@ -278,7 +327,11 @@ class Matches:
                 del self._local[match_id]
 
     async def _update(
-        self, match_id: str, fn: Updater, first: tuple[str, Record] | None = None
+        self,
+        match_id: str,
+        fn: Updater,
+        first: tuple[str, Record] | None = None,
+        due: Dues | None = None,
     ) -> tuple[str, Record]:
         for attempt in range(self._config.max_attempts):
             loaded, first = first or await self._load(match_id), None
@@ -292,7 +345,7 @@ class Matches:
             if not isinstance(new, dict):
                 raise InvalidRecord(f"the update function returned {type(new).__name__}")
             self._validate(match_id, new)
-            written = await self._write(match_id, rev, new, old_chats)
+            written = await self._write(match_id, rev, new, old_chats, due)
             if written is not None:
                 return written, new
             await backoff(attempt)
@@ -328,7 +381,12 @@ class Matches:
         _chats_of(record)
 
     async def _write(
-        self, match_id: str, rev: str, record: Record, old_chats: list[int]
+        self,
+        match_id: str,
+        rev: str,
+        record: Record,
+        old_chats: list[int],
+        due: Dues | None = None,
     ) -> str | None:
         """The revision written, or None when someone else wrote first."""
         now = self._clock()
@@ -346,6 +404,7 @@ class Matches:
         keys = [
             self._keys.match(match_id),
             self._keys.lobbies,
+            self._keys.due,
             *(self._keys.chat_matches(c) for c in shown),
             *(self._keys.chat_matches(c) for c in gone),
         ]
@@ -359,6 +418,10 @@ class Matches:
             chat_score,
             str(len(shown)),
         ]
+        dues = due(record) if due is not None else {}
+        args.append(str(len(dues)))
+        for kind, when in dues.items():
+            args += [member(match_id, kind), "" if when is None else repr(float(when))]
         try:
             written, new_rev = await self._write_script(keys=keys, args=args)
         except rx.ResponseError as e:

@@ -25,15 +25,45 @@ from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, 
 from bot.match.model import BadMatchRecord, Match
 from bot.telegram import hookreply, pings
 from bot.telegram.ai_pool import TIME_LIMITS
-from bot.telegram.boards import RETRY_SOON, later, refresh
+from bot.telegram.boards import RETRY_SOON, SHOW_GUARD, SHOW_KIND, later, refresh, retry_when_free
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
+AI_KIND = "ai"  # deadline kinds: the bot's move, the clock, the ending (replay and record)
+TICK_KIND = "tick"
+END_KIND = "end"
+END_LEASE = 4.0  # one process sends a match's ending (renewed while it sends)
+FAILED_RETRY = 10.0  # an AI turn that failed with an error is tried again this much later
 
 
 def ai_lease(svc: Services) -> float:
-    """How long one AI turn may hold its lease before another process may take over."""
+    """How long an AI turn's lease lasts unrenewed: the watchdog's time to take over from a
+    process that died. The turn renews it (a quarter of this apart) while it runs, so a think
+    slowed down by a busy machine keeps it as long as its process lives."""
     return 5.0 + 4 * max(TIME_LIMITS.values()) * svc.ai.time_scale
+
+
+def dues(svc: Services, match: Match, effects: list[Effect]) -> dict[str, float | None]:
+    """The deadlines a new state of the match needs, written in the same atomic write as the
+    state (see storage/README.md, "What happens next is written with the state"): the clock;
+    a show of its boards (cancelled by the show that completes); the bot's move (kept at the
+    AI turn's lease end while it runs, cancelled once it is stored and shown); the ending."""
+    now = svc.clock()
+    out: dict[str, float | None] = {TICK_KIND: clocks.next_tick(match, svc.timeouts)}
+    if any(isinstance(e, Refresh | AITurn) for e in effects):
+        out[SHOW_KIND] = now + SHOW_GUARD
+    if any(isinstance(e, AITurn) and not e.check_after for e in effects):
+        out[AI_KIND] = now + ai_lease(svc)
+    if any(isinstance(e, Finished) for e in effects):
+        out[END_KIND] = now + END_LEASE
+    return out
+
+
+async def create(svc: Services, match: Match, effects: list[Effect]) -> Outcome:
+    """Store a new match with the deadlines its first effects need, in one write."""
+    due = dues(svc, match, effects)
+    await svc.store.matches.create(match.to_json(), due=lambda _: due)
+    return Outcome(match, effects, dues=due)
 
 
 # (chat id, message id, inline message id) of the message a tap came from
@@ -48,6 +78,8 @@ class Outcome:
     # The revision and record this action wrote: the first show after it starts from them
     # instead of reading the record back.
     written: tuple[str, dict[str, Any]] | None = None
+    # The deadlines written with it (kind -> time, None = cancelled); None: none were.
+    dues: dict[str, float | None] | None = None
 
 
 def load(record: dict[str, Any], svc: Services | None = None) -> Match:
@@ -156,8 +188,12 @@ async def run(
         box["match"], box["effects"] = match, effects
         return match.to_json()
 
+    def due(_: dict[str, Any]) -> dict[str, float | None]:
+        box["dues"] = dues(svc, box["match"], box["effects"])
+        return box["dues"]  # type: ignore[no-any-return]
+
     try:
-        written = await svc.store.matches.update_revised(match_id, fn, first=first)
+        written = await svc.store.matches.update_revised(match_id, fn, first=first, due=due)
     except Refused as r:
         return Outcome(refused=r)
     except storage.MatchNotFound:
@@ -166,7 +202,7 @@ async def run(
         log.error("match %s cannot be read: %s", match_id, e)
         return Outcome(refused=Refused("err.broken_match", alert=True))
     remember(svc, box["match"])
-    return Outcome(box["match"], box["effects"], written=written)
+    return Outcome(box["match"], box["effects"], written=written, dues=box["dues"])
 
 
 async def answer(query: CallbackQuery | None, lang: str, outcome: Outcome) -> None:
@@ -199,12 +235,13 @@ async def perform(svc: Services, bot: Bot, outcome: Outcome) -> None:
     match = outcome.match
     if match is None:
         return
-    if any(not isinstance(e, Popup) for e in outcome.effects):
-        await schedule_tick(svc, match)
+    if outcome.dues is None and any(not isinstance(e, Popup) for e in outcome.effects):
+        await schedule_tick(svc, match)  # not written with the state (a redelivered update)
     written = outcome.written
+    guard = (outcome.dues or {}).get(SHOW_KIND)
     for effect in outcome.effects:
         if isinstance(effect, Refresh):
-            await refresh(svc, bot, match.id, effect.places, written=written)
+            await refresh(svc, bot, match.id, effect.places, written=written, guard=guard)
             written = None  # the show may have written too (a board's new message id)
         elif isinstance(effect, Say):
             await _say(bot, effect, match)
@@ -223,9 +260,9 @@ async def schedule_tick(svc: Services, match: Match) -> None:
     when = clocks.next_tick(match, svc.timeouts)
     try:
         if when is None:
-            await svc.store.deadlines.cancel(match.id, kind="tick")
+            await svc.store.deadlines.cancel(match.id, kind=TICK_KIND)
         else:
-            await svc.store.deadlines.schedule(match.id, when, kind="tick")
+            await svc.store.deadlines.schedule(match.id, when, kind=TICK_KIND)
     except storage.StorageError as e:
         log.warning("deadline for match %s not kept: %s", match.id, e)
 
@@ -270,37 +307,58 @@ async def kick_ai(svc: Services, bot: Bot, match_id: str) -> None:
 async def ai_turn(svc: Services, bot: Bot, match_id: str) -> None:
     """Play the bot's moves until a human is to move, then show the board once.
 
-    A lease makes one process (and one task) do it; if this process dies the lease expires
-    and the watchdog deadline lets another pick the match up.
+    A lease makes one process (and one task) do it. Taking it moves the match's AI deadline
+    to the lease's end, and every renewal moves it along: if this process dies, the lease
+    runs out and the watchdog of any replica picks the turn up; while it lives, nobody does.
+    The deadline goes only once the move is stored and shown, in the step that gives the
+    lease up, and only if the match has not changed since (a change brought its own need).
     """
-    try:
-        async with svc.store.lease(f"ai:{match_id}", ttl=ai_lease(svc)) as lease:
-            await _ai_moves(svc, bot, match_id, lease)
-    except storage.LeaseBusy:
+    name = f"ai:{match_id}"
+    guard = storage.Guard(match_id, AI_KIND, svc.clock)
+    lease = await svc.store.leases.acquire(name, ai_lease(svc), guard)
+    if lease is None:
+        # Someone holds the turn: look again when their lease would run out (a live holder
+        # renews it; a dead one's expires, and then this retry takes over).
+        await retry_when_free(svc, match_id, name, AI_KIND)
         return
+    try:
+        async with lease.kept(lease.ttl / 4):
+            rev = await _ai_moves(svc, bot, match_id, lease)
     except asyncio.CancelledError:
+        with contextlib.suppress(storage.StorageError):  # shutting down: the deadline stays
+            await lease.release()
         raise
     except Exception:
         log.exception("AI turn for match %s failed", match_id)
-        await svc.store.deadlines.schedule(match_id, svc.clock() + 10, kind="ai")
+        with contextlib.suppress(storage.StorageError):
+            await svc.store.deadlines.schedule(match_id, svc.clock() + FAILED_RETRY, kind=AI_KIND)
+            await lease.release()
+        return
+    if lease.lost:
+        return  # superseded: the deadline and the turn are the new holder's
+    done = None if rev is None else (AI_KIND, rev, None)
+    await svc.store.matches.revision_releasing(match_id, lease, done=done)
+    if rev is None:
+        await svc.store.deadlines.cancel(match_id, kind=AI_KIND)  # the match is gone
         return
     # A person may have moved while this turn still held the lease (showing the board), and
     # their own start found it busy: now that it is free, look once more.
     await kick_ai(svc, bot, match_id)
 
 
-async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease) -> None:
-    finished_now = False
+async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease) -> str | None:
+    """The bot's moves while it is to move, then the boards and (at the end) the ending.
+    Returns the revision it finished at, None when the match is gone or the turn was taken
+    over (a late answer of a superseded thinker is dropped, never stored or thought again)."""
     while True:
-        record = await svc.store.matches.get(match_id)
-        if record is None:
-            return
+        loaded = await svc.store.matches.get_revised(match_id)
+        if loaded is None:
+            return None
+        rev, record = loaded
         match = load(record, svc)
         seat = match.to_move
         if seat is None or not seat.is_ai:
             break
-        # If this process dies now, the watchdog of any replica resumes the turn.
-        await svc.store.deadlines.schedule(match_id, svc.clock() + ai_lease(svc), kind="ai")
         for chat in match.chats():
             with contextlib.suppress(TelegramError):
                 await bot.send_chat_action(chat, ChatAction.TYPING)
@@ -319,55 +377,86 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
                 await refresh(svc, bot, match_id)
             finally:
                 move, _spent = await thinking
-        try:
-            await lease.renew(ai_lease(svc))
-        except storage.LeaseLost:
-            # Thinking outlived the lease (a busy machine, a cold worker pool): another
-            # process may be on this turn too. Either move is safe: the version decides.
-            log.warning("AI turn for match %s outlived its lease", match_id)
+        if lease.lost:
+            log.warning("AI turn for match %s was taken over; its late move is dropped", match_id)
+            return None
         outcome = await act(
             svc, match_id, None, AIMove(match.game.turn, move), version=match.version
         )
-        if outcome.refused is not None:
-            continue  # someone else changed the match meanwhile: look again
+        # Refused: someone else changed the match meanwhile; look again either way (the
+        # next round ends the turn when a human is to move or the match is over).
         for effect in outcome.effects:  # the bot's own Dots STOP says why in a line
             if isinstance(effect, Say) and outcome.match is not None:
                 await _say(bot, effect, outcome.match)
-                await schedule_tick(svc, outcome.match)  # the 3 minutes the person has
-        if any(isinstance(e, Finished) for e in outcome.effects):
-            finished_now = True
-            break
-    await svc.store.deadlines.cancel(match_id, kind="ai")
     await refresh(svc, bot, match_id)
-    if finished_now:
+    if match.status == "finished":
         await finished(svc, bot, match_id)
+    return rev
 
 
 async def finished(svc: Services, bot: Bot, match_id: str) -> None:
     """The end of a match: ratings and stats exactly once (storage is idempotent by match
-    id, so a retried ending counts once), the replay animation and the move record."""
+    id, so a retried ending counts once), the replay animation and the move record.
+
+    The write that finished the match scheduled its "end" deadline; one process at a time
+    sends the ending (a lease that moves the deadline to its end), and the write that marks
+    it sent cancels the deadline. A process killed while sending leaves the deadline to a
+    watchdog: the ending arrives at least once."""
     record = await svc.store.matches.get(match_id)
     if record is None:
+        await svc.store.deadlines.cancel(match_id, kind=END_KIND)
         return
     match = load(record, svc)
-    result = match.game.result
-    if match.status != "finished" or result is None:
+    result = match.game.result if match.has_game else None
+    if match.status != "finished" or result is None or match.extra.get("ended"):
+        await svc.store.deadlines.cancel(match_id, kind=END_KIND)
         return
+    name = f"end:{match_id}"
+    guard = storage.Guard(match_id, END_KIND, svc.clock)
+    lease = await svc.store.leases.acquire(name, END_LEASE, guard)
+    if lease is None:
+        await retry_when_free(svc, match_id, name, END_KIND)
+        return
+    try:
+        async with lease.kept():
+            record = await svc.store.matches.get(match_id)  # sent while we took the lease?
+            if record is None or load(record).extra.get("ended"):
+                return
+            if not await _record_ending(svc, match):
+                return  # the deadline stays: a watchdog tries again
+            await send_ending(svc, bot, match)
+            if not lease.lost:
+                await svc.store.matches.update(match_id, _mark_ended, due=_ended_dues)
+    finally:
+        with contextlib.suppress(storage.StorageError):
+            await lease.release()
+
+
+def _mark_ended(record: dict[str, Any]) -> dict[str, Any]:
+    match = Match.from_json(record)
+    match.extra["ended"] = True
+    return match.to_json()
+
+
+def _ended_dues(_: dict[str, Any]) -> dict[str, float | None]:
+    return {END_KIND: None}
+
+
+async def _record_ending(svc: Services, match: Match) -> bool:
+    """Ratings and stats (idempotent by match id) and each chat's last match."""
     seats: list[int | storage.AiSeat] = [
         storage.AiSeat(s.level) if s.is_ai and s.level else int(s.user or 0) for s in match.seats
     ]
     try:
-        outcome = await svc.store.ratings.record(
+        await svc.store.ratings.record(
             match.id, match.kind, seats, _ranks(match), chat_id=match.chat
         )
+        for chat in match.chats():
+            await svc.store.chats.patch(chat, {"last_match": match.id})
     except storage.StorageError as e:
         log.warning("ratings for match %s not recorded: %s", match.id, e)
-        return
-    if outcome.repeated:
-        return  # another process (or an earlier try) already sent the ending
-    for chat in match.chats():
-        await svc.store.chats.patch(chat, {"last_match": match.id})
-    await send_ending(svc, bot, match)
+        return False
+    return True
 
 
 async def send_ending(svc: Services, bot: Bot, match: Match) -> None:

@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 COMMANDS = ("new", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
 WATCH_PERIOD = 1.0
 WARM_TIMEOUT = 120.0  # seconds start-up waits for the worker pools before going on anyway
+GUARDS = [act.AI_KIND, boards.SHOW_KIND, act.END_KIND]  # deadlines that guard work in flight
 
 
 def build_application(
@@ -156,14 +157,23 @@ async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-
     The loop also stops once a cancellation was requested but swallowed on the way (a
     client library can turn it into its own error): shutdown must not wait forever."""
     me = asyncio.current_task()
+    try:  # work a process may have died doing is looked at now, not when its guard falls due
+        await svc.store.deadlines.expedite(GUARDS, svc.clock())
+    except storage.StorageError as e:
+        log.warning("deadlines of work in flight not looked at: %s", e)
     while me is None or not me.cancelling():
         try:
             for due in await svc.store.deadlines.due(svc.clock(), limit=50, lease=60):
-                if due.kind == "ai":
+                # The AI turn, the show and the ending each take a lease that moves their
+                # deadline to its end (or, finding it busy, reschedule it for then), so the
+                # claim's entry is theirs from the start and `done` below leaves it alone.
+                if due.kind == act.AI_KIND:
                     act.start_ai(svc, app.bot, due.match_id)
                 elif due.kind == boards.SHOW_KIND:
                     svc.spawn(boards.refresh(svc, app.bot, due.match_id))
-                elif due.kind == "tick":
+                elif due.kind == act.END_KIND:
+                    svc.spawn(act.finished(svc, app.bot, due.match_id))
+                elif due.kind == act.TICK_KIND:
                     outcome = await act.act(svc, due.match_id, None, Tick())
                     await act.perform(svc, app.bot, outcome)
                     if outcome.match is not None and not outcome.effects:

@@ -43,8 +43,12 @@ log = logging.getLogger(__name__)
 ROUNDS = 5  # re-reads after edits before leaving the rest to a deadline
 SHOW_KIND = "show"  # deadline kind: show this match's boards again
 RETRY_SOON = 2.0
-SEND_LEASE = 30.0
-SHOW_LEASE = 15.0  # one replica edits a match's boards at a time (renewed by nothing: short)
+# Leases: one replica edits a match's boards at a time, one sends a place's first board. They
+# are renewed while the edits run (an edit can wait long for a chat's flood budget), so they
+# are short: one held by a process that died is free again a few seconds later.
+SEND_LEASE = 3.0
+SHOW_LEASE = 2.5
+SHOW_GUARD = 5.0  # a write that must be shown schedules a show this much later, just in case
 BUSY_RETRY = 0.5
 HEAL_AFTER = 3.0  # seconds since a match's last change before a stale tap re-shows its board
 REOPEN_MARGIN = 0.05  # after a flood wait, seconds before showing the board again
@@ -69,10 +73,13 @@ async def refresh(
     places: tuple[int, ...] | None = None,
     *,
     written: tuple[str, dict[str, Any]] | None = None,
+    guard: float | None = None,
 ) -> None:
     """Bring the given places (all by default) up to the latest stored state. ``written``:
     the revision and record an action has just stored, shown without reading them back (if
     the match changed since, the check after the edits sees it and goes round again).
+    ``guard``: the time of the show deadline that action wrote with its state; a show that
+    completes cancels it (a show of every place cancels any pending show of that revision).
 
     A refresh that had to wait for another one of this match reads the latest record instead:
     on a busy machine taps queue up behind a slow picture, and showing each of their states
@@ -85,26 +92,49 @@ async def refresh(
         # land after one of a newer state. The holder reads the revision again after its
         # edits, in the round trip that gives the lease up; if the match changed meanwhile it
         # takes the lease again (reading the record afresh) and goes round once more. A
-        # replica that finds the lease taken looks again a moment later.
+        # replica that finds the lease taken looks again when it would run out.
+        name = f"show:{match_id}"
         for _ in range(ROUNDS):
-            lease = await svc.store.leases.acquire(f"show:{match_id}", SHOW_LEASE)
+            lease = await svc.store.leases.acquire(
+                name, SHOW_LEASE, storage.Guard(match_id, SHOW_KIND, svc.clock)
+            )
             if lease is None:
-                await later(svc, match_id, BUSY_RETRY)
+                await retry_when_free(svc, match_id, name, SHOW_KIND)
                 return
             held: storage.Lease | None = lease
             try:
-                loaded = written or await svc.store.matches.get_revised(match_id)
-                if loaded is None or not await _show_all(svc, bot, match_id, loaded[1], places):
+                async with lease.kept():
+                    loaded = written or await svc.store.matches.get_revised(match_id)
+                    shown = loaded is not None and await _show_all(
+                        svc, bot, match_id, loaded[1], places
+                    )
+                if loaded is None or shown is None:  # gone, or past showing: nothing to wait for
+                    await svc.store.deadlines.cancel(match_id, kind=SHOW_KIND)
                     return
                 held = None  # given up by the next call, whatever it answers
-                if await svc.store.matches.revision_releasing(match_id, lease) == loaded[0]:
+                # Everything shown: the show deadline of this revision has done its work.
+                done = (SHOW_KIND, loaded[0], guard if places else None) if shown else None
+                now = await svc.store.matches.revision_releasing(match_id, lease, done=done)
+                if now == loaded[0]:
                     return
             finally:
                 if held is not None:
                     with contextlib.suppress(storage.Unavailable):  # it runs out by itself
                         await held.release()
-            written, places = None, None  # it changed while we edited: show every place again
+            written, places, guard = None, None, None  # it changed meanwhile: show it all
         await later(svc, match_id, RETRY_SOON)
+
+
+async def retry_when_free(svc: Services, match_id: str, lease: str, kind: str) -> None:
+    """A lease found busy: schedule ``kind`` for when it would run out. A live holder keeps
+    renewing it (and its work ends with a check that covers ours); a holder that died lets
+    it run out, and then this deadline takes its work over."""
+    try:
+        left = await svc.store.leases.expires_in(lease)
+        delay = BUSY_RETRY if left is None else max(BUSY_RETRY, left + storage.GUARD_MARGIN)
+        await svc.store.deadlines.schedule(match_id, svc.clock() + delay, kind=kind)
+    except storage.StorageError as e:
+        log.warning("could not schedule %s of match %s: %s", kind, match_id, e)
 
 
 async def _show_all(
@@ -113,18 +143,21 @@ async def _show_all(
     match_id: str,
     record: dict[str, Any],
     places: tuple[int, ...] | None,
-) -> bool:
-    """Show the record in the given places; False when it cannot be shown at all."""
+) -> bool | None:
+    """Show the record in the given places: True when every one shows it now, False when
+    some were left to a later show (a flood wait, a network error), None when it cannot be
+    shown at all."""
     try:
         match = _load(record, svc)
     except BadMatchRecord as e:
         log.error("match %s cannot be shown: %s", match_id, e)
-        return False
+        return None
     indexes = range(len(match.places)) if places is None else places
+    complete = True
     for i in indexes:
         if 0 <= i < len(match.places):
-            await _show(svc, bot, match, i)
-    return True
+            complete = await _show(svc, bot, match, i) and complete
+    return complete
 
 
 async def heal(svc: Services, bot: Bot, match_id: str, at: tuple[Any, Any, Any]) -> None:
@@ -160,10 +193,12 @@ async def later(svc: Services, match_id: str, delay: float) -> None:
         log.warning("could not schedule showing match %s: %s", match_id, e)
 
 
-async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
+async def _show(svc: Services, bot: Bot, match: Match, i: int) -> bool:
+    """Show place ``i``; False when it was left to a later show that is scheduled already
+    (a flood wait, a network error, a first send another replica holds)."""
     place = match.places[i]
     if place.off:
-        return
+        return True
     view = views.place_view(match, i, svc.clock())
     picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
     raw = markup_json(view.keyboard, place.lang)
@@ -173,7 +208,7 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
     before = svc.shown.get(shown_key)
     now = (picture_key, view.caption, raw.get("reply_markup", ""))
     if before == now:
-        return
+        return True
     target: dict[str, Any] = (
         {"inline_message_id": place.inline}
         if place.inline
@@ -185,8 +220,10 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
 
     try:
         if place.msg is None and place.inline is None:
-            if place.chat is None or not await _send_new(svc, bot, match, i, picture_key, png):
-                return
+            if place.chat is None:
+                return True
+            if not await _send_new(svc, bot, match, i, picture_key, png):
+                return False
         elif before is None or before[0] != picture_key:
             try:
                 photo = await media.photo(svc, bot, picture_key, png, inline=bool(place.inline))
@@ -218,30 +255,31 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> None:
             if place.chat is not None and place.inline is None:
                 svc.shown.pop(shown_key, None)
                 gone, place.msg = place.msg, None
-                if await _send_new(svc, bot, match, i, picture_key, png, replacing=gone):
-                    svc.shown[shown_key] = now
-            return
-        else:
+                if not await _send_new(svc, bot, match, i, picture_key, png, replacing=gone):
+                    return False
+                svc.shown[shown_key] = now
+            return True
+        else:  # nothing a later try would change
             log.warning("showing match %s place %d failed: %s", match.id, i, e)
-            return
+            return True
     except ChatMigrated as e:
         await _update_place(svc, match.id, i, chat=e.new_chat_id, msg=None)
         place.chat, place.msg = e.new_chat_id, None
         svc.shown.pop(shown_key, None)
-        await _show(svc, bot, match, i)
-        return
+        return await _show(svc, bot, match, i)
     except Forbidden as e:
         log.info("match %s place %d unreachable, not edited until it is back: %s", match.id, i, e)
         await _update_place(svc, match.id, i, off=True)
-        return
+        return True
     except RetryAfter as e:  # a flood wait: show the latest state when it is over
         await after_flood(svc, bot, match.id, flood_seconds(e))
-        return
+        return False
     except TelegramError as e:  # network trouble: try again soon
         log.warning("showing match %s place %d failed: %s", match.id, i, e)
         await later(svc, match.id, RETRY_SOON)
-        return
+        return False
     svc.shown[shown_key] = now
+    return True
 
 
 async def _keyboard(bot: Bot, target: dict[str, Any], raw: dict[str, str]) -> None:
@@ -292,28 +330,31 @@ async def _send_new(
 ) -> bool:
     """Send a place's first board (or a replacement for the deleted message ``replacing``)
     exactly once, even when several replicas refresh the match at the same moment."""
-    lease = await svc.store.leases.acquire(f"send:{match.id}:{i}", SEND_LEASE)
-    if lease is None:
-        return False  # another replica is sending it; its refresh goes round again
+    name = f"send:{match.id}:{i}"
+    lease = await svc.store.leases.acquire(name, SEND_LEASE)
+    if lease is None:  # another replica is sending it; if it dies, show it when its lease ends
+        await retry_when_free(svc, match.id, name, SHOW_KIND)
+        return False
     try:
-        record = await svc.store.matches.get(match.id)
-        if record is None or Match.from_json(record).places[i].msg not in (None, replacing):
-            return False  # sent meanwhile
-        place = match.places[i]
-        view = views.place_view(match, i, svc.clock())
-        photo = await media.photo(svc, bot, picture_key, png, inline=False)
-        assert place.chat is not None
-        sent = await bot.send_photo(
-            place.chat,
-            photo,
-            caption=view.caption,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup(view.keyboard, place.lang),
-        )
-        media.remember(svc, picture_key, sent)
-        await _update_place(svc, match.id, i, msg=sent.message_id)
-        place.msg = sent.message_id
-        return True
+        async with lease.kept():
+            record = await svc.store.matches.get(match.id)
+            if record is None or Match.from_json(record).places[i].msg not in (None, replacing):
+                return False  # sent meanwhile
+            place = match.places[i]
+            view = views.place_view(match, i, svc.clock())
+            photo = await media.photo(svc, bot, picture_key, png, inline=False)
+            assert place.chat is not None
+            sent = await bot.send_photo(
+                place.chat,
+                photo,
+                caption=view.caption,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup(view.keyboard, place.lang),
+            )
+            media.remember(svc, picture_key, sent)
+            await _update_place(svc, match.id, i, msg=sent.message_id)
+            place.msg = sent.message_id
+            return True
     finally:
         await lease.release()
 

@@ -35,7 +35,6 @@ from bot.match.actions import (
 )
 from bot.match.callback import BadCallback, parse
 from bot.match.effects import Refresh
-from bot.match.model import Match
 from bot.telegram import act, boards
 from bot.telegram.commands import send_record
 from bot.telegram.common import Context, actor_of, language, language_of, svc_of
@@ -216,39 +215,48 @@ async def create_match(
         )
     except Refused as r:
         return act.Outcome(refused=r)
-    await svc.store.matches.create(match.to_json())
-    if not effects:
-        effects = [Refresh()]
-    return act.Outcome(match, effects)
+    return await act.create(svc, match, effects or [Refresh()])
 
 
 async def _rematch(update: Update, context: Context, match_id: str, lang: str) -> None:
+    """The new match is stored first, with the deadlines that show it (and start the bot's
+    move), then the old one learns it: a crash in between leaves a rematch that goes on by
+    itself, never an old match that names a rematch nobody stored."""
     svc = svc_of(context)
     query = update.callback_query
     assert query is not None
     actor = actor_of(query.from_user, lang)
     new_id = storage.new_match_id()
-    box: dict[str, Match] = {}
-
-    def fn(record: dict[str, Any]) -> dict[str, Any]:
-        old = act.load(record)
-        box["new"] = lobby.rematch(old, actor, new_id, svc.clock())
-        return old.to_json()
-
+    now = svc.clock()
+    record = await svc.store.matches.get(match_id)
     try:
-        await svc.store.matches.update(match_id, fn)
+        if record is None:
+            raise Refused("err.no_match")
+        match = lobby.rematch(act.load(record), actor, new_id, now)
     except Refused as r:
         await act.answer(query, lang, act.Outcome(refused=r))
         return
-    except storage.MatchNotFound:
-        await act.answer(query, lang, act.Outcome(refused=Refused("err.no_match")))
+    effects = lobby.start(match, now)
+    outcome = await act.create(svc, match, [Refresh(), *effects])
+
+    def fn(record: dict[str, Any]) -> dict[str, Any]:
+        old = act.load(record)
+        lobby.rematch(old, actor, new_id, now)
+        return old.to_json()
+
+    def due(_: dict[str, Any]) -> dict[str, float | None]:
+        return {boards.SHOW_KIND: now + boards.SHOW_GUARD}
+
+    try:
+        await svc.store.matches.update(match_id, fn, due=due)
+    except (Refused, storage.MatchNotFound) as e:  # someone else's rematch came first
+        await svc.store.matches.delete(new_id)
+        refused = e if isinstance(e, Refused) else Refused("err.no_match")
+        await act.answer(query, lang, act.Outcome(refused=refused))
         return
-    match = box["new"]
-    effects = lobby.start(match, svc.clock())
-    await svc.store.matches.create(match.to_json())
     await act.answer(query, lang, act.Outcome())
     await act.refresh(svc, context.bot, match_id)
-    await act.perform(svc, context.bot, act.Outcome(match, [Refresh(), *effects]))
+    await act.perform(svc, context.bot, outcome)
 
 
 async def _set_language(update: Update, context: Context, owner: str, lang: str) -> None:

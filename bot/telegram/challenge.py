@@ -103,8 +103,7 @@ async def create(
         return act.Outcome(refused=r)
     token = await svc.store.challenges.create({"m": match.id}, ttl=TOKEN_TTL)
     match.extra["tok"] = token  # to tell "you are in this game already" from "used"
-    await svc.store.matches.create(match.to_json())
-    outcome = act.Outcome(match, [Refresh()])
+    outcome = await act.create(svc, match, [Refresh()])
     await act.perform(svc, bot, outcome)
     url = create_deep_linked_url(svc.bot_username, token)
     game = t(lang, f"game.{match.kind}")

@@ -149,7 +149,7 @@ async def _create(
             now=svc.clock(),
         )
         try:
-            await svc.store.matches.create(match.to_json())
+            outcome = await act.create(svc, match, [Refresh()])
         except storage.MatchExists:
             record = await svc.store.matches.get(match_id)
             places = (record or {}).get("places", [])
@@ -157,5 +157,5 @@ async def _create(
                 return None
             match_id = storage.new_match_id()  # the id was taken elsewhere: the edit fixes it
             continue
-        return act.Outcome(match, [Refresh()])
+        return outcome
     raise storage.Contention(f"no free match id for inline message {inline_message_id}")

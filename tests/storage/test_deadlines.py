@@ -85,3 +85,15 @@ async def test_bad_arguments(store: storage.Store) -> None:
         await store.deadlines.schedule("match001", 1.0, "Clock!")
     with pytest.raises(ValueError):
         await store.deadlines.due(now=1, lease=0)
+
+
+async def test_expedite_makes_the_guards_of_work_in_flight_due_now(store: storage.Store) -> None:
+    await store.deadlines.schedule("m1", 500.0, kind="ai")
+    await store.deadlines.schedule("m2", 500.0, kind="show")
+    await store.deadlines.schedule("m3", 500.0, kind="tick")
+    await store.deadlines.schedule("m4", 50.0, kind="ai")  # due already: left as it is
+    assert await store.deadlines.expedite(["ai", "show"], now=100.0) == 2
+    assert await store.deadlines.when("m1", kind="ai") == 100.0
+    assert await store.deadlines.when("m2", kind="show") == 100.0
+    assert await store.deadlines.when("m3", kind="tick") == 500.0
+    assert await store.deadlines.when("m4", kind="ai") == 50.0

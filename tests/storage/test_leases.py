@@ -63,3 +63,26 @@ async def test_bad_names_and_lifetimes(store: storage.Store) -> None:
         await store.leases.acquire("a{b}", 1)
     with pytest.raises(ValueError):
         await store.leases.acquire("ok", 0)
+
+
+async def test_a_guarded_lease_keeps_its_deadline_at_its_end_while_it_is_kept(
+    store: storage.Store,
+) -> None:
+    now = [1000.0]
+    guard = storage.Guard("match001", "ai", lambda: now[0])
+    lease = await store.leases.acquire("ai:match001", 0.6, guard)
+    assert lease is not None
+    assert await store.deadlines.when("match001", kind="ai") == 1000.0 + 0.6 + storage.GUARD_MARGIN
+    assert await store.leases.acquire("ai:match001", 0.6, guard) is None  # busy: no change
+    left = await store.leases.expires_in("ai:match001")
+    assert left is not None and 0 < left <= 0.6
+    async with lease.kept(every=0.1):
+        now[0] = 2000.0
+        await asyncio.sleep(1.0)  # longer than its ttl: the renewals keep it
+        assert await lease.held() and not lease.lost
+    assert await store.deadlines.when("match001", kind="ai") == 2000.0 + 0.6 + storage.GUARD_MARGIN
+    await asyncio.sleep(0.8)  # not kept: it runs out, and a renewal finds it lost
+    assert await store.leases.expires_in("ai:match001") is None
+    with pytest.raises(LeaseLost):
+        await lease.renew()
+    assert lease.lost

@@ -295,3 +295,56 @@ async def test_a_resent_write_is_applied_once(store: storage.Store) -> None:
     assert got is not None and got["n"] == 1
     raw = await store.client.hget(store.keys.match(rec["id"]), "r")
     assert raw == b"2"  # created at revision 1, one update
+
+
+async def test_a_write_stores_the_deadlines_its_state_needs_in_the_same_step(
+    store: storage.Store,
+) -> None:
+    rec = record()
+    await store.matches.create(rec, due=lambda r: {"show": 100.0, "ai": 105.0})
+    assert await store.deadlines.when(rec["id"], kind="show") == 100.0
+    assert await store.deadlines.when(rec["id"], kind="ai") == 105.0
+    seen: list[dict[str, Any]] = []
+
+    def due(new: dict[str, Any]) -> dict[str, float | None]:
+        seen.append(new)
+        return {"ai": None, "tick": 300.0}
+
+    new = await store.matches.update(rec["id"], bump, due=due)
+    assert seen[-1] == new  # called on the record that was written
+    assert await store.deadlines.when(rec["id"], kind="ai") is None
+    assert await store.deadlines.when(rec["id"], kind="tick") == 300.0
+    assert await store.deadlines.when(rec["id"], kind="show") == 100.0  # not named: kept
+
+    def refuse(_: dict[str, Any]) -> dict[str, Any]:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):  # nothing written: no deadline either
+        await store.matches.update(rec["id"], refuse, due=lambda r: {"tick": 1.0})
+    assert await store.deadlines.when(rec["id"], kind="tick") == 300.0
+
+
+async def test_releasing_cancels_a_deadline_only_for_the_revision_its_work_was_for(
+    store: storage.Store,
+) -> None:
+    rec = record()
+    await store.matches.create(rec, due=lambda r: {"ai": 100.0})
+    rev = await store.matches.revision(rec["id"])
+    assert rev is not None
+    lease = await store.leases.acquire("ai:" + rec["id"], 10)
+    assert lease is not None
+    await store.matches.update(rec["id"], bump)  # a person moved meanwhile
+    await store.matches.revision_releasing(rec["id"], lease, done=("ai", rev, None))
+    assert await store.deadlines.when(rec["id"], kind="ai") == 100.0  # their need stays
+    assert not await lease.held()
+    rev = await store.matches.revision(rec["id"])
+    assert rev is not None
+    lease = await store.leases.acquire("ai:" + rec["id"], 10)
+    assert lease is not None
+    # With a score: only the entry written then goes (a retry scheduled since stays).
+    await store.matches.revision_releasing(rec["id"], lease, done=("ai", rev, 99.0))
+    assert await store.deadlines.when(rec["id"], kind="ai") == 100.0
+    lease = await store.leases.acquire("ai:" + rec["id"], 10)
+    assert lease is not None
+    await store.matches.revision_releasing(rec["id"], lease, done=("ai", rev, 100.0))
+    assert await store.deadlines.when(rec["id"], kind="ai") is None
