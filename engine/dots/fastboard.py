@@ -739,7 +739,8 @@ class FastBoard:
     def from_game(cls, game: object) -> FastBoard:
         """The position of ``game`` (an :class:`engine.dots.Game`): its starting cross, its
         moves replayed, and the STOP phase (the other player then moves alone)."""
-        from engine.dots.game import BadOptions, Game
+        from engine.core import BadOptions
+        from engine.dots.game import Game
 
         assert isinstance(game, Game)
         if game.edge != "safe":  # its ring test knows only edge dots that are never surrounded

@@ -171,3 +171,12 @@ def test_from_game_copies_a_position_with_stop() -> None:
     compare(g, fb, rng, Counter())
     assert fb.turn == g.turn == 1 - g.stopped_by  # type: ignore[operator]
     assert EMPTY in fb.dots.tolist()
+
+
+def test_the_capturable_edge_is_refused() -> None:
+    """Its ring test knows only edge dots that are never surrounded: a game of the other
+    edge rule is refused, not searched with the wrong rules."""
+    from engine.core import BadOptions
+
+    with pytest.raises(BadOptions):
+        FastBoard.from_game(Game(10, 10, edge="capturable"))
