@@ -4,11 +4,14 @@ tests/fixtures/ports.py (the suite runs on pytest-xdist workers: see README)."""
 
 import importlib.util
 
-import pytest
-
 pytest_plugins = [
     name
-    for name in ("tests.fixtures.redis", "tests.fixtures.playground", "tests.fixtures.ci")
+    for name in (
+        "tests.fixtures.redis",
+        "tests.fixtures.playground",
+        "tests.fixtures.ci",
+        "tests.fixtures.slow",
+    )
     if importlib.util.find_spec(name) is not None
 ]
 
@@ -19,11 +22,8 @@ LONG_FIRST = ("tests/reliability/",)
 
 
 def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg]
-    """Tests marked slow (opt-in, minutes each) are not held to the suite's 300 s timeout;
-    the :data:`LONG_FIRST` tests go to the front (a stable sort: otherwise in file order)."""
-    for item in items:
-        if item.get_closest_marker("slow") is not None:
-            item.add_marker(pytest.mark.timeout(3600))
+    """The :data:`LONG_FIRST` tests go to the front (a stable sort: otherwise in file order).
+    Tests marked slow are opt-in: tests/fixtures/slow.py."""
     items.sort(key=lambda item: not any(p in item.nodeid for p in LONG_FIRST))
 
 

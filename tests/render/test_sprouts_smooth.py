@@ -10,7 +10,6 @@ TETRAD_SLOW=1.
 from __future__ import annotations
 
 import math
-import os
 import random
 from dataclasses import replace
 from typing import Any
@@ -28,7 +27,6 @@ from render.common import INK, PAPER, PLAYER
 from tests.render.fakes import Curve, Drawing, FakeSprouts, Move, Spot
 from tests.render.helpers import at, decode
 
-SLOW = bool(os.environ.get("TETRAD_SLOW"))
 END_BALL = 1.0  # near a spot curves meet at by design: not measured (their stubs diverge)
 
 
@@ -291,8 +289,6 @@ LONG = [(n, seed) for n in (4, 6, 8, 10, 12) for seed in range(10, 13)]
 
 @pytest.mark.parametrize("cases", [FAST, pytest.param(LONG, marks=pytest.mark.slow)])
 def test_smoothed_engine_curves_keep_their_gaps(cases: list[tuple[int, int]]) -> None:
-    if cases is LONG and not SLOW:
-        pytest.skip("set TETRAD_SLOW=1")
     games = _games(cases)
     rounded = 0
     for g in games:

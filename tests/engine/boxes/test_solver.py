@@ -3,7 +3,6 @@ and loop endgames (the shipped opening tables: test_tables.py)."""
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -241,8 +240,7 @@ def test_shaped_board_values_agree_with_minimax() -> None:
     assert solve(h) == brute_force(h.board)(h.drawn_mask)
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("TETRAD_SLOW"), reason="set TETRAD_SLOW=1 (about 10 s)")
+@pytest.mark.slow  # about 10 s
 def test_search_solves_three_by_three_without_the_table() -> None:
     assert solve(Game(3, 3)) == -3
 

@@ -10,7 +10,6 @@ plays a few hundred; ``TETRAD_SLOW=1`` plays thousands.
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from typing import Any
@@ -22,8 +21,8 @@ from engine.dots import Game
 from engine.dots.ai import choose_move
 from engine.dots.fastboard import FastBoard
 from engine.dots.rings import EMPTY
+from tests.fixtures.slow import SLOW
 
-SLOW = bool(os.environ.get("TETRAD_SLOW"))
 GAMES = 3000 if SLOW else 160
 
 OPTIONS: list[dict[str, Any]] = [

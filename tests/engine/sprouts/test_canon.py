@@ -3,7 +3,6 @@ positions whose game trees differ."""
 
 from __future__ import annotations
 
-import os
 import random
 from functools import cache
 
@@ -110,9 +109,6 @@ def test_reductions_keep_the_game_tree(n: int) -> None:
     assert len(seen) > 10
 
 
-SLOW = os.environ.get("TETRAD_SLOW") == "1"
-
-
 @pytest.mark.parametrize(
     ("n", "count"),
     [
@@ -123,10 +119,7 @@ SLOW = os.environ.get("TETRAD_SLOW") == "1"
         pytest.param(
             5,
             19973,
-            marks=[
-                pytest.mark.slow,
-                pytest.mark.skipif(not SLOW, reason="about 2 minutes; set TETRAD_SLOW=1"),
-            ],
+            marks=pytest.mark.slow,  # about 2 minutes
         ),
     ],
 )

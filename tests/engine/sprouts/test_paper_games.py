@@ -8,7 +8,6 @@ hypothesis; the long games (up to 10 spots) run with TETRAD_SLOW=1.
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -19,8 +18,6 @@ from engine.sprouts import Game
 from engine.sprouts.drawing import MIN_GAP, SPOT_GAP, check_geometry
 from engine.sprouts.game import _table
 from engine.sprouts.routing import RoutingError
-
-SLOW = bool(os.environ.get("TETRAD_SLOW"))
 
 
 def _check_drawing(g: Game) -> None:
@@ -68,8 +65,7 @@ def test_one_random_game_of_ten_spots(data: st.DataObject) -> None:
     _play_out(Game(10), data)
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not SLOW, reason="set TETRAD_SLOW=1 (several minutes)")
+@pytest.mark.slow  # several minutes
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(6, 10), data=st.data())
 def test_random_games_up_to_ten_spots(n: int, data: st.DataObject) -> None:
@@ -102,8 +98,7 @@ def test_random_games_never_fail_to_draw(n: int) -> None:
     assert _draw_every_move(n, range(2)) == []
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not SLOW, reason="set TETRAD_SLOW=1 (several minutes)")
+@pytest.mark.slow  # several minutes
 @pytest.mark.parametrize("n", [3, 5, 7, 8, 9, 10, 11, 12])
 def test_random_games_never_fail_to_draw_long(n: int) -> None:
     assert _draw_every_move(n, range(6)) == []

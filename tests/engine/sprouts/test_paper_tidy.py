@@ -10,7 +10,6 @@ tidy step directly on routed drawings. The long runs (up to 10 spots) need TETRA
 from __future__ import annotations
 
 import logging
-import os
 import random
 
 import numpy as np
@@ -19,8 +18,6 @@ import pytest
 from engine.sprouts import Game, paper
 from engine.sprouts.drawing import HEIGHT, SPOT_GAP, WIDTH, Curve, Drawing, check_geometry
 from engine.sprouts.tidy import tidy
-
-SLOW = bool(os.environ.get("TETRAD_SLOW"))
 
 # A rendered spot is about 24 drawing units in radius on a full paper: spots at least this
 # far apart never overlap on the picture (games up to 6 spots); in bigger games the tidy
@@ -76,8 +73,7 @@ def test_random_games_tidy_without_failing_and_keep_spots_apart() -> None:
     _games([(n, seed) for n in (2, 3, 4, 5) for seed in range(2)] + [(6, 0)])
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not SLOW, reason="set TETRAD_SLOW=1 (several minutes)")
+@pytest.mark.slow  # several minutes
 @pytest.mark.parametrize("n", [6, 7, 8, 9, 10])
 def test_random_games_tidy_without_failing_long(n: int) -> None:
     _games([(n, seed) for seed in range(4)])
