@@ -9,6 +9,8 @@ import random
 import re
 import secrets
 import string
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +33,34 @@ from tests.reliability.people import (
 
 NOT_A_PLAYER = "only its players can move"
 BAD_BUTTON = "This button does not work any more."
+NO_MATCH = "This game no longer exists."
 TOKEN = re.compile(r"\?start=([A-Za-z0-9_-]+)")
 
 
 async def _record(redis_url: str, match_id: str) -> dict[str, Any] | None:
     async with await storage.connect(redis_url) as store:
         return await store.matches.get(match_id)
+
+
+def _bot_texts(world: ObservedWorld, user: Any) -> list[str]:
+    return [m.text or "" for m in world.chats[user.id].messages.values() if m.sender != user.id]
+
+
+def _count(world: ObservedWorld, user: Any, text: str) -> int:
+    return sum(text in r for r in _bot_texts(world, user))
+
+
+async def _replies(
+    world: ObservedWorld, user: Any, enough: Callable[[list[str]], bool], timeout: float = 60.0
+) -> list[str]:
+    """The bot's messages in the user's private chat once ``enough`` holds for them: a bounded
+    wait for what must come, never a fixed sleep before looking for what must not."""
+    deadline = time.monotonic() + timeout
+    while not enough(replies := _bot_texts(world, user)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the bot's replies so far: {replies}")
+        await asyncio.sleep(0.05)
+    return replies
 
 
 async def _forge(board: Board, user: Any, data: str) -> str:
@@ -82,9 +106,10 @@ async def test_only_players_act_and_buttons_stay_in_their_chat(
             if user.id not in board.seats[0].chat.members:
                 world.add_member(board.seats[0].chat, user, board.seats[0].user)
             assert await _forge(board, user, data) == BAD_BUTTON, data
-        # /record of a match shown elsewhere reveals nothing.
+        # /record of a match shown elsewhere reveals nothing: "no such game", and no file.
+        gone = _count(world, c, NO_MATCH)
         world.user_send(c, world.chats[c.id], f"/record {here.id}")
-        await asyncio.sleep(1.0)
+        await _replies(world, c, lambda rs: sum(NO_MATCH in r for r in rs) > gone)
         sent = [m for m in world.chats[c.id].messages.values() if m.media_kind == "document"]
         assert sent == []
 
@@ -128,8 +153,14 @@ async def test_challenge_tokens_are_unguessable_and_single_use(
         # The real link again, by someone else: used.
         link = next(LINK.search(t).group(0) for t in texts if LINK.search(t))  # type: ignore[union-attr]
         world.open_link(c, link)
-        await asyncio.sleep(2.0)
-        replies = [m.text or "" for m in world.chats[c.id].messages.values() if m.sender != c.id]
+        replies = await _replies(
+            world,
+            c,
+            lambda rs: (
+                sum("not valid" in r for r in rs) >= len(guesses)
+                and any("already been used" in r for r in rs)
+            ),
+        )
         assert sum("not valid" in r for r in replies) == len(guesses), replies
         assert any("already been used" in r for r in replies), replies
         async with await storage.connect(redis_url) as store:
@@ -169,7 +200,7 @@ async def test_webhook_wants_the_secret(
             ):
                 async with http.post(bot.url + HOOK_PATH, json=update, headers=headers) as r:
                     assert r.status == status, (headers, r.status)
-            await asyncio.sleep(0.5)
+            # refused at the door (the webhook answers after handling): none was handled
             assert await cluster.metric("tetrad_updates_total") == before
             assert not [m for m in chat.messages.values() if m.sender != user.id]
             async with http.post(
