@@ -126,9 +126,11 @@ def ai_move(match: Match) -> AIMove:
 # -- states ------------------------------------------------------------------------------
 
 
-def lobby_of(kind: str, *, players: int = 2, clock: int = 0) -> Match:
-    """Alice's lobby in the group, alone in it."""
-    options = dict(OPTIONS[kind])
+def lobby_of(
+    kind: str, *, players: int = 2, clock: int = 0, options: dict[str, Any] | None = None
+) -> Match:
+    """Alice's lobby in the group, alone in it (``options`` replace the small board's)."""
+    options = dict(OPTIONS[kind] if options is None else options)
     if players != 2:
         options["players"] = players
     match, effects = lobby.new_match(
@@ -153,9 +155,9 @@ def lobby_of_two_of_three(kind: str) -> Match:
     return match
 
 
-def active(kind: str, *, clock: int = 0) -> Match:
+def active(kind: str, *, clock: int = 0, options: dict[str, Any] | None = None) -> Match:
     """Alice (seat 0) against Bob (seat 1) in the group; Alice to move."""
-    match = lobby_of(kind, clock=clock)
+    match = lobby_of(kind, clock=clock, options=options)
     assert said(apply(match, BOB, Join())) == ["Refresh"]
     assert match.status == "active" and match.game.turn == 0
     return match

@@ -15,27 +15,8 @@ from typing import Any
 import pytest
 
 import engine
-from bot.match.actions import (
-    AI_DONE,
-    AI_STOP,
-    Action,
-    AddBot,
-    AIMove,
-    AnswerDraw,
-    Cancel,
-    ClaimTime,
-    Cursor,
-    Done,
-    Ground,
-    Join,
-    Leave,
-    OfferDraw,
-    Play,
-    Resign,
-    Start,
-    Stop,
-    Tick,
-)
+from bot.match import actions
+from bot.match.actions import Action
 from bot.match.model import Match
 from tests.bot.match.builders import KINDS, OPTIONS, STATES, WHO, apply, refusal, said
 
@@ -43,24 +24,24 @@ ALL = "dots boxes sprouts"
 NOT_DOTS = "boxes sprouts"
 
 FIXED: dict[str, Action] = {
-    "Join": Join(),
-    "Leave": Leave(),
-    "Start": Start(),
-    "AddBot": AddBot("easy"),
-    "AddBot?": AddBot("grandmaster"),
-    "Cancel": Cancel(),
-    "Menu": Cursor("menu"),
-    "Resign?": Resign(confirmed=False),
-    "Resign!": Resign(confirmed=True),
-    "OfferDraw": OfferDraw(),
-    "EndHere": OfferDraw(scores=True),
-    "Accept": AnswerDraw(accept=True),
-    "Decline": AnswerDraw(accept=False),
-    "Stop": Stop(),
-    "Done": Done(),
-    "Ground": Ground(),
-    "ClaimTime": ClaimTime(),
-    "Tick": Tick(),
+    "Join": actions.Join(),
+    "Leave": actions.Leave(),
+    "Start": actions.Start(),
+    "AddBot": actions.AddBot("easy"),
+    "AddBot?": actions.AddBot("grandmaster"),
+    "Cancel": actions.Cancel(),
+    "Menu": actions.Cursor("menu"),
+    "Resign?": actions.Resign(confirmed=False),
+    "Resign!": actions.Resign(confirmed=True),
+    "OfferDraw": actions.OfferDraw(),
+    "EndHere": actions.OfferDraw(scores=True),
+    "Accept": actions.AnswerDraw(accept=True),
+    "Decline": actions.AnswerDraw(accept=False),
+    "Stop": actions.Stop(),
+    "Done": actions.Done(),
+    "Ground": actions.Ground(),
+    "ClaimTime": actions.ClaimTime(),
+    "Tick": actions.Tick(),
 }
 
 # kinds, state, who, action, expected
@@ -237,9 +218,9 @@ def _action(name: str, kind: str, match: Match) -> Action:
     game = match.game if live else engine.new(kind, **OPTIONS[kind])
     text = game.format_move(game.legal_moves()[0])
     if name == "Play":
-        return Play(text=text)
-    move = {"AIMove": text, "AI_STOP": AI_STOP, "AI_DONE": AI_DONE}[name]
-    return AIMove(seat=game.turn, move=move)
+        return actions.Play(text=text)
+    move = {"AIMove": text, "AI_STOP": actions.AI_STOP, "AI_DONE": actions.AI_DONE}[name]
+    return actions.AIMove(seat=game.turn, move=move)
 
 
 def _rows() -> list[Any]:

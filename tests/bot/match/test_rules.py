@@ -6,27 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.match import links, lobby
-from bot.match.actions import (
-    AI_DONE,
-    AI_STOP,
-    Actor,
-    AddBot,
-    AIMove,
-    AlreadyApplied,
-    AnswerDraw,
-    Cursor,
-    Done,
-    Ground,
-    Join,
-    Leave,
-    OfferDraw,
-    Play,
-    Refused,
-    Resign,
-    Start,
-    Stop,
-)
+from bot.match import actions, links, lobby
+from bot.match.actions import Actor, Refused
 from bot.match.model import Match
 from engine.boxes import Move as Line
 from engine.dots import Move as Point
@@ -58,7 +39,7 @@ from tests.bot.match.builders import (
 @pytest.mark.parametrize("kind", KINDS)
 def test_resigning_gives_the_win_to_the_other(kind: str) -> None:
     match = active(kind)
-    apply(match, ALICE, Resign(confirmed=True), now=T0 + 5)
+    apply(match, ALICE, actions.Resign(confirmed=True), now=T0 + 5)
     res = match.game.result
     assert res is not None and (res.winner, res.loser, res.reason) == (1, 0, "resign")
     assert match.turn_since == T0 + 5 and match.updated == T0 + 5
@@ -67,7 +48,7 @@ def test_resigning_gives_the_win_to_the_other(kind: str) -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_an_accepted_draw_is_a_draw_whatever_the_score(kind: str) -> None:
     match = offered(kind)
-    apply(match, ALICE, AnswerDraw(accept=True))
+    apply(match, ALICE, actions.AnswerDraw(accept=True))
     res = match.game.result
     assert res is not None and res.draw and res.reason == "agreement"
     assert "draw" not in match.extra
@@ -75,9 +56,9 @@ def test_an_accepted_draw_is_a_draw_whatever_the_score(kind: str) -> None:
 
 def test_dots_end_here_lets_the_scores_decide() -> None:
     match = _alice_captured(vs_bot_game=False)
-    apply(match, BOB, OfferDraw(scores=True))
+    apply(match, BOB, actions.OfferDraw(scores=True))
     assert match.extra.get("end_scores") is True
-    apply(match, ALICE, AnswerDraw(accept=True))
+    apply(match, ALICE, actions.AnswerDraw(accept=True))
     res = match.game.result
     assert res is not None and (res.winner, res.reason) == (0, "agreement")
 
@@ -85,25 +66,15 @@ def test_dots_end_here_lets_the_scores_decide() -> None:
 def test_dots_done_after_stop_scores_decide() -> None:
     match = stopped("dots")
     apply(match, ALICE, first_move(match))
-    assert said(apply(match, ALICE, Done())) == ["Refresh", "Finished"]
+    assert said(apply(match, ALICE, actions.Done())) == ["Refresh", "Finished"]
     res = match.game.result
     assert res is not None and res.reason == "stop" and match.game.ply == 1
 
 
 def test_dots_grounding_on_own_turn_only() -> None:
-    match, _ = lobby.new_match(
-        match_id="g",
-        kind="dots",
-        options={**OPTIONS["dots"], "grounding": True},
-        creator=ALICE,
-        chat=GROUP,
-        group=True,
-        lang="en",
-        now=T0,
-    )
-    apply(match, BOB, Join())
-    assert refusal(match, BOB, Ground()) == "illegal.dots.not_your_turn"
-    assert said(apply(match, ALICE, Ground())) == ["Refresh", "Finished"]
+    match = active("dots", options={**OPTIONS["dots"], "grounding": True})
+    assert refusal(match, BOB, actions.Ground()) == "illegal.dots.not_your_turn"
+    assert said(apply(match, ALICE, actions.Ground())) == ["Refresh", "Finished"]
     res = match.game.result
     assert res is not None and res.reason == "ground"
 
@@ -116,8 +87,8 @@ def test_a_button_of_an_older_version_is_stale(kind: str) -> None:
     match = active(kind)
     shown = match.version
     apply(match, ALICE, first_move(match), version=shown)
-    assert refusal(match, BOB, Resign(confirmed=True), version=shown) == "err.stale"
-    assert said(apply(match, BOB, Resign(confirmed=True), version=match.version)) == [
+    assert refusal(match, BOB, actions.Resign(confirmed=True), version=shown) == "err.stale"
+    assert said(apply(match, BOB, actions.Resign(confirmed=True), version=match.version)) == [
         "Refresh",
         "Finished",
     ]
@@ -128,10 +99,10 @@ def test_keyboard_steps_keep_buttons_valid(kind: str) -> None:
     """Opening the menu bumps nothing (the other buttons stay good) and is no activity."""
     match = active(kind)
     shown = match.version
-    apply(match, BOB, Cursor("menu"), version=shown, now=T0 + 30)
+    apply(match, BOB, actions.Cursor("menu"), version=shown, now=T0 + 30)
     assert match.version == shown and match.updated == T0
     assert match.places[0].cursor.get("menu") == 1
-    apply(match, BOB, Cursor("back"), version=shown)
+    apply(match, BOB, actions.Cursor("back"), version=shown)
     assert "menu" not in match.places[0].cursor
     apply(match, ALICE, first_move(match), version=shown, now=T0 + 40)
     assert match.updated == T0 + 40
@@ -140,7 +111,7 @@ def test_keyboard_steps_keep_buttons_valid(kind: str) -> None:
 def test_the_same_request_twice_is_already_applied() -> None:
     match = active("dots")
     apply(match, ALICE, first_move(match), request="cq1")
-    with pytest.raises(AlreadyApplied) as caught:
+    with pytest.raises(actions.AlreadyApplied) as caught:
         apply(match, ALICE, first_move(match), request="cq1")
     assert caught.value.match is match and match.game.ply == 1
     # a refused request is not remembered: the same id may come back and be refused again
@@ -159,7 +130,7 @@ def test_the_same_request_twice_is_already_applied() -> None:
 )
 def test_a_move_button_plays_its_move(kind: str, code: str) -> None:
     match = active(kind)
-    assert said(apply(match, ALICE, Play(code=code))) == ["Refresh"]
+    assert said(apply(match, ALICE, actions.Play(code=code))) == ["Refresh"]
     assert match.game.ply == 1 and match.game.turn == 1
 
 
@@ -175,7 +146,7 @@ def test_a_move_button_plays_its_move(kind: str, code: str) -> None:
     ],
 )
 def test_a_malformed_move_button_is_a_bad_button(kind: str, code: str) -> None:
-    assert refusal(active(kind), ALICE, Play(code=code)) == "err.bad_button"
+    assert refusal(active(kind), ALICE, actions.Play(code=code)) == "err.bad_button"
 
 
 @pytest.mark.parametrize(
@@ -188,19 +159,19 @@ def test_a_malformed_move_button_is_a_bad_button(kind: str, code: str) -> None:
     ],
 )
 def test_typed_moves_that_do_not_parse(kind: str, text: str, key: str) -> None:
-    assert refusal(active(kind), ALICE, Play(text=text)) == key
+    assert refusal(active(kind), ALICE, actions.Play(text=text)) == key
 
 
 def test_an_illegal_move_is_refused_with_the_engine_reason() -> None:
     match = active("dots")
-    apply(match, ALICE, Play(code="0.0"))
-    assert refusal(match, BOB, Play(code="0.0")) == "illegal.dots.occupied"
+    apply(match, ALICE, actions.Play(code="0.0"))
+    assert refusal(match, BOB, actions.Play(code="0.0")) == "illegal.dots.occupied"
 
 
 def test_a_move_closes_menus_and_confirmations_and_lets_an_offer_lapse() -> None:
     match = offered("dots")
-    apply(match, ALICE, Cursor("menu"))
-    apply(match, BOB, Resign(confirmed=False))
+    apply(match, ALICE, actions.Cursor("menu"))
+    apply(match, BOB, actions.Resign(confirmed=False))
     assert match.places[0].cursor.get("confirm") == ["resign", BOB.user]
     apply(match, ALICE, first_move(match), now=T0 + 9)
     assert "menu" not in match.places[0].cursor and "confirm" not in match.places[0].cursor
@@ -211,10 +182,10 @@ def test_boxes_a_closed_box_keeps_the_turn_and_its_clock() -> None:
     """Closing a box gives the same player another move; the turn (and its clock) goes on."""
     match = active("boxes")
     for who, line in ((ALICE, "h0.0"), (BOB, "h3.2"), (ALICE, "v0.0"), (BOB, "v2.3")):
-        apply(match, who, Play(code=line))
-    apply(match, ALICE, Play(code="h1.0"), now=T0 + 10)  # box (0, 0) has three sides now
+        apply(match, who, actions.Play(code=line))
+    apply(match, ALICE, actions.Play(code="h1.0"), now=T0 + 10)  # box (0, 0) has three sides now
     assert match.game.turn == 1 and match.turn_since == T0 + 10
-    assert said(apply(match, BOB, Play(code="v0.1"), now=T0 + 20)) == ["Refresh"]
+    assert said(apply(match, BOB, actions.Play(code="v0.1"), now=T0 + 20)) == ["Refresh"]
     assert match.game.scores == (0, 1) and match.game.turn == 1
     assert match.turn_since == T0 + 10, "an extra move is the same turn"
 
@@ -226,51 +197,41 @@ def test_dots_window_steps_off_turn_only_on_ones_own_board() -> None:
     """The Dots window may be moved by any player on a board of their own, but a group's
     shared board belongs to the player to move."""
     big = {"width": 20, "height": 20}
-    match, _ = lobby.new_match(
-        match_id="w",
-        kind="dots",
-        options=big,
-        creator=ALICE,
-        chat=GROUP,
-        group=True,
-        lang="en",
-        now=T0,
-    )
-    apply(match, BOB, Join())
-    assert refusal(match, BOB, Cursor("l")) == "err.not_your_turn"
-    assert said(apply(match, ALICE, Cursor("l"))) == ["Keys@0"]
+    match = active("dots", options=big)
+    assert refusal(match, BOB, actions.Cursor("l")) == "err.not_your_turn"
+    assert said(apply(match, ALICE, actions.Cursor("l"))) == ["Keys@0"]
     link = links.new_challenge(
         match_id="k", kind="dots", options=big, creator=ALICE, chat=ALICE.user, lang="en", now=T0
     )
     links.join_by_link(link, BOB, BOB.user, "en", T0)
     assert [p.seat for p in link.places] == [0, 1]
-    assert said(apply(link, BOB, Cursor("l"), place=1)) == ["Keys@1"]  # Bob's own board
+    assert said(apply(link, BOB, actions.Cursor("l"), place=1)) == ["Keys@1"]  # Bob's own board
     assert link.places[1].cursor["w"] != link.places[0].cursor.get("w")
 
 
 def test_sprouts_selection_belongs_to_the_player_to_move_and_auto_plays() -> None:
     match = active("sprouts")
-    assert refusal(match, BOB, Cursor("s1")) == "err.not_your_turn"
-    assert said(apply(match, ALICE, Cursor("s1"))) == ["Keys@0"]
+    assert refusal(match, BOB, actions.Cursor("s1")) == "err.not_your_turn"
+    assert said(apply(match, ALICE, actions.Cursor("s1"))) == ["Keys@0"]
     assert match.version == 2 and match.game.ply == 0
     # 1 and 2 are joined by one curve only: choosing 2 plays it
-    assert said(apply(match, ALICE, Cursor("s2"))) == ["Refresh"]
+    assert said(apply(match, ALICE, actions.Cursor("s2"))) == ["Refresh"]
     assert match.game.ply == 1 and match.places[0].cursor == {}
 
 
 @pytest.mark.parametrize("place", [None, 1, -1])
 def test_a_keyboard_step_needs_a_place_of_the_match(place: int | None) -> None:
-    assert refusal(active("dots"), ALICE, Cursor("menu"), place=place) == "err.bad_button"
+    assert refusal(active("dots"), ALICE, actions.Cursor("menu"), place=place) == "err.bad_button"
 
 
 def test_resign_asks_first_and_only_the_asker_confirms() -> None:
     match = active("boxes")
-    assert refusal(match, BOB, Resign(confirmed=False), place=None) == "err.bad_button"
-    apply(match, BOB, Resign(confirmed=False))
-    assert refusal(match, ALICE, Resign(confirmed=True)) == "err.not_your_confirm"
-    apply(match, BOB, Cursor("back"))
+    assert refusal(match, BOB, actions.Resign(confirmed=False), place=None) == "err.bad_button"
+    apply(match, BOB, actions.Resign(confirmed=False))
+    assert refusal(match, ALICE, actions.Resign(confirmed=True)) == "err.not_your_confirm"
+    apply(match, BOB, actions.Cursor("back"))
     assert "confirm" not in match.places[0].cursor
-    assert said(apply(match, BOB, Resign(confirmed=True))) == ["Refresh", "Finished"]
+    assert said(apply(match, BOB, actions.Resign(confirmed=True))) == ["Refresh", "Finished"]
 
 
 # -- draws among several players and against the bot ------------------------------------------
@@ -278,20 +239,20 @@ def test_resign_asks_first_and_only_the_asker_confirms() -> None:
 
 def test_boxes_draw_among_three_needs_every_human() -> None:
     match = lobby_of("boxes", players=3)
-    apply(match, BOB, Join())
-    apply(match, CAROL, Join())
+    apply(match, BOB, actions.Join())
+    apply(match, CAROL, actions.Join())
     assert match.status == "active"
-    got = said(apply(match, CAROL, OfferDraw()))
+    got = said(apply(match, CAROL, actions.OfferDraw()))
     assert got == [
         "Keys",
         "Popup draw.offered",
         "Notify Alice draw.offer_to_you",
         "Notify Bob draw.offer_to_you",
     ]
-    assert said(apply(match, ALICE, AnswerDraw(accept=True))) == ["Keys"]
+    assert said(apply(match, ALICE, actions.AnswerDraw(accept=True))) == ["Keys"]
     assert match.extra["draw"] == [0, 2] and match.status == "active"
-    assert refusal(match, ALICE, AnswerDraw(accept=True)) == "err.own_offer"
-    assert said(apply(match, BOB, AnswerDraw(accept=True))) == ["Refresh", "Finished"]
+    assert refusal(match, ALICE, actions.AnswerDraw(accept=True)) == "err.own_offer"
+    assert said(apply(match, BOB, actions.AnswerDraw(accept=True))) == ["Refresh", "Finished"]
     res = match.game.result
     assert res is not None and res.draw and res.reason == "agreement"
 
@@ -302,13 +263,13 @@ def _alice_captured(*, vs_bot_game: bool) -> Match:
     match = vs_bot("dots") if vs_bot_game else active("dots")
     second = [(4, 4), (8, 8), (8, 6)]
     for i, (x, y) in enumerate([(4, 3), (3, 4), (5, 4), (4, 5)]):
-        apply(match, ALICE, Play(code=f"{x}.{y}"))
+        apply(match, ALICE, actions.Play(code=f"{x}.{y}"))
         if i < len(second):
             text = match.game.format_move(Point(*second[i]))
             if vs_bot_game:
-                apply(match, None, AIMove(seat=1, move=text))
+                apply(match, None, actions.AIMove(seat=1, move=text))
             else:
-                apply(match, BOB, Play(text=text))
+                apply(match, BOB, actions.Play(text=text))
     assert match.game.scores == (1, 0) and match.game.turn == 1
     return match
 
@@ -318,23 +279,25 @@ def _bot_took_a_box() -> Match:
     match = vs_bot("boxes")
     bot = [Line("h", 3, 2), Line("v", 2, 3), Line("v", 0, 1), Line("h", 0, 2)]
     for i, line in enumerate(("h0.0", "v0.0", "h1.0")):
-        apply(match, ALICE, Play(code=line))
-        apply(match, None, AIMove(seat=1, move=match.game.format_move(bot[i])))
-    apply(match, None, AIMove(seat=1, move=match.game.format_move(bot[3])))  # its extra move
+        apply(match, ALICE, actions.Play(code=line))
+        apply(match, None, actions.AIMove(seat=1, move=match.game.format_move(bot[i])))
+    apply(
+        match, None, actions.AIMove(seat=1, move=match.game.format_move(bot[3]))
+    )  # its extra move
     assert match.game.scores == (0, 1) and match.game.turn == 0
     return match
 
 
 def test_the_bot_refuses_a_draw_when_it_leads() -> None:
     match = _bot_took_a_box()
-    assert refusal(match, ALICE, OfferDraw()) == "draw.bot_declines"
-    assert said(apply(match, ALICE, Resign(confirmed=True))) == ["Refresh", "Finished"]
+    assert refusal(match, ALICE, actions.OfferDraw()) == "draw.bot_declines"
+    assert said(apply(match, ALICE, actions.Resign(confirmed=True))) == ["Refresh", "Finished"]
 
 
 def test_the_bot_ends_here_only_when_not_behind() -> None:
     match = _alice_captured(vs_bot_game=True)
-    assert refusal(match, ALICE, OfferDraw(scores=True)) == "end_here.bot_declines"
-    assert said(apply(match, ALICE, OfferDraw())) == ["Refresh", "Finished"]  # a draw: yes
+    assert refusal(match, ALICE, actions.OfferDraw(scores=True)) == "end_here.bot_declines"
+    assert said(apply(match, ALICE, actions.OfferDraw())) == ["Refresh", "Finished"]  # a draw: yes
     res = match.game.result
     assert res is not None and res.draw
 
@@ -344,29 +307,34 @@ def test_the_bot_ends_here_only_when_not_behind() -> None:
 
 def test_the_bot_calls_stop_and_says_why_in_each_chat() -> None:
     match = _alice_captured(vs_bot_game=True)  # the bot's turn, one behind
-    got = apply(match, None, AIMove(seat=1, move=AI_STOP), now=T0 + 50)
+    got = apply(match, None, actions.AIMove(seat=1, move=actions.AI_STOP), now=T0 + 50)
     assert said(got) == ["Refresh", "Say stop.bot_called"]
     say = got[1]
     assert say.chat == ALICE.user  # type: ignore[union-attr]
     assert say.text.params["lead"] == -1 and say.text.params["minutes"] == 3  # type: ignore[union-attr]
     assert match.extra["stop_lead"] == -1 and match.extra["stop_limit"] == 180
     assert match.game.turn == 0 and match.game.deadline == T0 + 50 + 180  # type: ignore[attr-defined]
-    assert refusal(match, None, AIMove(seat=1, move=AI_DONE)) == "err.stale"  # Alice's phase
-    assert said(apply(match, ALICE, Done())) == ["Refresh", "Finished"]
+    assert (
+        refusal(match, None, actions.AIMove(seat=1, move=actions.AI_DONE)) == "err.stale"
+    )  # Alice's phase
+    assert said(apply(match, ALICE, actions.Done())) == ["Refresh", "Finished"]
 
 
 def test_after_a_persons_stop_the_bot_ends_its_phase_itself() -> None:
     match = vs_bot("dots")
     apply(match, ALICE, first_move(match))
-    assert said(apply(match, None, AIMove(seat=1, move=AI_STOP))) == [
+    assert said(apply(match, None, actions.AIMove(seat=1, move=actions.AI_STOP))) == [
         "Refresh",
         "Say stop.bot_called",
     ]
     other = vs_bot("dots")
-    assert said(apply(other, ALICE, Stop())) == ["Refresh", "AITurn"]
-    apply(other, None, AIMove(seat=1, move=first_move(other).text or ""))
-    assert refusal(other, ALICE, Done()) == "err.not_your_turn"  # the bot moves alone
-    assert said(apply(other, None, AIMove(seat=1, move=AI_DONE))) == ["Refresh", "Finished"]
+    assert said(apply(other, ALICE, actions.Stop())) == ["Refresh", "AITurn"]
+    apply(other, None, actions.AIMove(seat=1, move=first_move(other).text or ""))
+    assert refusal(other, ALICE, actions.Done()) == "err.not_your_turn"  # the bot moves alone
+    assert said(apply(other, None, actions.AIMove(seat=1, move=actions.AI_DONE))) == [
+        "Refresh",
+        "Finished",
+    ]
     res = other.game.result
     assert res is not None and res.reason == "stop"
 
@@ -376,25 +344,25 @@ def test_after_a_persons_stop_the_bot_ends_its_phase_itself() -> None:
 
 def test_a_lobby_seats_bots_and_starts_when_full() -> None:
     match = lobby_of("boxes", players=3)
-    assert said(apply(match, ALICE, AddBot("hard"))) == ["Refresh"]
+    assert said(apply(match, ALICE, actions.AddBot("hard"))) == ["Refresh"]
     assert (match.status, len(match.seats)) == ("lobby", 2)
-    assert said(apply(match, BOB, Join())) == ["Refresh"]
+    assert said(apply(match, BOB, actions.Join())) == ["Refresh"]
     assert match.status == "active" and [s.level for s in match.seats] == [None, "hard", None]
 
 
 def test_start_early_shrinks_the_game_to_the_players_seated() -> None:
     match = lobby_of("boxes", players=4)
-    apply(match, BOB, Join())
-    assert said(apply(match, ALICE, Start())) == ["Refresh"]
+    apply(match, BOB, actions.Join())
+    assert said(apply(match, ALICE, actions.Start())) == ["Refresh"]
     assert match.players == 2 and match.options["players"] == 2 and match.game.players == 2
 
 
 def test_a_lobby_with_only_bots_left_is_cancelled() -> None:
     match = lobby_of("boxes", players=3)
-    apply(match, ALICE, AddBot("easy"))
-    apply(match, ALICE, Leave())
+    apply(match, ALICE, actions.AddBot("easy"))
+    apply(match, ALICE, actions.Leave())
     assert match.status == "finished" and match.extra["cancelled"] is True
-    assert refusal(match, EVE, Join()) == "err.finished"
+    assert refusal(match, EVE, actions.Join()) == "err.finished"
 
 
 # -- rematch ------------------------------------------------------------------------------------
@@ -419,7 +387,7 @@ def test_a_rematch_rotates_the_seats_and_starts_at_once(kind: str) -> None:
 
 def test_a_rematch_against_the_bot_lets_the_bot_begin() -> None:
     old = vs_bot("dots")
-    apply(old, ALICE, Resign(confirmed=True))
+    apply(old, ALICE, actions.Resign(confirmed=True))
     new = lobby.rematch(old, ALICE, "m2", T0)
     assert [s.is_ai for s in new.seats] == [True, False]
     assert said(lobby.start(new, T0)) == ["AITurn"]
@@ -454,7 +422,7 @@ def test_rematch_places_follow_their_players() -> None:
         now=T0,
     )
     links.join_by_link(link, BOB, BOB.user, "ru", T0)
-    apply(link, ALICE, Resign(confirmed=True), place=0)
+    apply(link, ALICE, actions.Resign(confirmed=True), place=0)
     new = lobby.rematch(link, ALICE, "m2", T0)
     assert [(p.chat, p.seat, p.lang) for p in new.places] == [
         (ALICE.user, 1, "en"),
@@ -477,7 +445,7 @@ def test_who_may_take_a_link_challenge() -> None:
     with pytest.raises(Refused) as taken:
         links.join_by_link(link, EVE, EVE.user, "en", T0)
     assert taken.value.text.key == "link.taken"
-    apply(link, BOB, Resign(confirmed=True), place=1)
+    apply(link, BOB, actions.Resign(confirmed=True), place=1)
     with pytest.raises(Refused) as closed:
         links.join_by_link(link, EVE, EVE.user, "en", T0)
     assert closed.value.text.key == "link.closed"
