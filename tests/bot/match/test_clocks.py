@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.match import clocks
+from bot.match import clocks, links
 from bot.match.actions import ClaimTime, Cursor, Join, Play, Stop, Tick
 from bot.match.clocks import DEFAULT_TIMEOUTS, Timeouts
 from bot.match.effects import Effect
@@ -213,6 +213,15 @@ def test_an_idle_lobby_is_closed_after_six_hours(kind: str) -> None:
     assert twice(match, 6 * HOUR) == (["Keys", "Say closed.lobby"], [])
     assert match.status == "finished" and match.extra["cancelled"] is True
     assert due(match) is None
+
+
+def test_a_link_lobby_closes_without_a_word_in_a_chat() -> None:
+    """A link challenge has no chat of its own (it is shown in the creator's private chat as
+    a place): closing it edits the board and says nothing."""
+    match = links.new_challenge(
+        match_id="k", kind="dots", options={}, creator=ALICE, chat=ALICE.user, lang="en", now=T0
+    )
+    assert tick(match, 6 * HOUR) == ["Keys"] and match.status == "finished"
 
 
 def test_lobby_activity_moves_its_deadline() -> None:

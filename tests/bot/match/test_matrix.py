@@ -61,9 +61,11 @@ RULES: list[tuple[str, str, str, str, str]] = [
     (ALL, "lobby", "alice", "Play", "!err.not_started"),
     (ALL, "lobby", "alice", "Menu", "!err.not_started"),
     (ALL, "lobby", "alice", "Resign!", "!err.not_started"),
+    (ALL, "lobby", "alice", "Resign?", "!err.not_started"),
     (ALL, "lobby", "alice", "OfferDraw", "!err.not_started"),
     (ALL, "lobby", "alice", "EndHere", "!err.not_started"),
     (ALL, "lobby", "alice", "Accept", "!err.not_started"),
+    (ALL, "lobby", "alice", "Decline", "!err.not_started"),
     (ALL, "lobby", "alice", "Stop", "!err.not_started"),
     (ALL, "lobby", "alice", "Done", "!err.not_started"),
     (ALL, "lobby", "alice", "Ground", "!err.not_started"),
@@ -137,6 +139,7 @@ RULES: list[tuple[str, str, str, str, str]] = [
     (ALL, "bob's turn", "alice", "ClaimTime", "!err.not_expired"),
     (ALL, "bob's turn", "bob", "ClaimTime", "!err.claim_own"),
     ("dots", "bob's turn", "alice", "Stop", "Refresh | active +1"),
+    (ALL, "bob's turn", "bot", "Tick", "- | active +0"),
     # -- Bob's draw offer pending, Alice to move --------------------------------------------
     (ALL, "offer", "alice", "Accept", "Refresh, Finished | finished +1"),
     (ALL, "offer", "alice", "Decline", "Keys, Popup draw.declined | active +1"),
@@ -149,6 +152,7 @@ RULES: list[tuple[str, str, str, str, str]] = [
     (ALL, "offer", "alice", "Play", "Refresh | active +1"),  # a move lets the offer lapse
     ("dots", "offer", "bob", "Stop", "Refresh | active +1"),  # so does STOP
     (ALL, "offer", "bob", "Resign!", "Refresh, Finished | finished +1"),
+    (ALL, "offer", "bot", "Tick", "- | active +0"),
     # -- Dots: Bob called STOP on Alice's turn; Alice moves alone ----------------------------
     ("dots", "stop", "alice", "Play", "Refresh | active +1"),
     ("dots", "stop", "bob", "Play", "!err.not_your_turn"),
@@ -158,9 +162,20 @@ RULES: list[tuple[str, str, str, str, str]] = [
     ("dots", "stop", "alice", "Stop", "!illegal.dots.already_stopped"),
     ("dots", "stop", "bob", "Stop", "!illegal.dots.already_stopped"),
     ("dots", "stop", "alice", "Resign!", "Refresh, Finished | finished +1"),
+    ("dots", "stop", "bob", "Menu", "Keys@0 | active +0"),
+    (
+        "dots",
+        "stop",
+        "alice",
+        "OfferDraw",
+        "Keys, Popup draw.offered, Notify Bob draw.offer_to_you | active +1",
+    ),
     ("dots", "stop", "bob", "ClaimTime", "!err.not_expired"),
     ("dots", "stop", "bot", "AIMove", "!err.stale"),
     ("dots", "stop", "bot", "AI_DONE", "!err.stale"),  # no bot seat
+    ("dots", "stop", "bot", "AI_STOP", "!err.stale"),
+    ("dots", "stop", "alice", "Accept", "!err.no_draw_offer"),
+    ("dots", "stop", "alice", "Ground", "!illegal.dots.no_grounding"),
     ("dots", "stop", "bot", "Tick", "- | active +0"),  # three minutes not yet over
     # -- finished: Bob resigned -------------------------------------------------------------
     (ALL, "finished", "eve", "Join", "!err.finished"),
@@ -171,9 +186,11 @@ RULES: list[tuple[str, str, str, str, str]] = [
     (ALL, "finished", "alice", "Play", "!err.finished"),
     (ALL, "finished", "alice", "Menu", "!err.finished"),
     (ALL, "finished", "alice", "Resign!", "!err.finished"),
+    (ALL, "finished", "alice", "Resign?", "!err.finished"),
     (ALL, "finished", "alice", "OfferDraw", "!err.finished"),
     (ALL, "finished", "alice", "EndHere", "!err.finished"),
     (ALL, "finished", "alice", "Accept", "!err.finished"),
+    (ALL, "finished", "alice", "Decline", "!err.finished"),
     (ALL, "finished", "alice", "Stop", "!err.finished"),
     (ALL, "finished", "alice", "Done", "!err.finished"),
     (ALL, "finished", "alice", "Ground", "!err.finished"),
@@ -195,6 +212,8 @@ RULES: list[tuple[str, str, str, str, str]] = [
     ("dots", "vs bot", "alice", "Stop", "Refresh, AITurn | active +1"),
     (ALL, "vs bot", "alice", "Resign!", "Refresh, Finished | finished +1"),
     (ALL, "vs bot", "bot", "Tick", "- | active +0"),  # a private game: no ping
+    (ALL, "vs bot", "alice", "ClaimTime", "!err.claim_own"),
+    ("dots", "vs bot", "alice", "Done", "!err.bad_button"),
     # -- the bot to move ---------------------------------------------------------------------
     (ALL, "bot's turn", "bot", "AIMove", "Refresh | active +1"),
     (ALL, "bot's turn", "alice", "Play", "!err.not_your_turn"),
@@ -202,12 +221,16 @@ RULES: list[tuple[str, str, str, str, str]] = [
     ("dots", "bot's turn", "bot", "AI_STOP", "Refresh, Say stop.bot_called | active +1"),
     ("dots", "bot's turn", "bot", "AI_DONE", "!err.stale"),  # nobody called STOP
     (NOT_DOTS, "bot's turn", "bot", "AI_STOP", "!err.bad_button"),
+    (ALL, "bot's turn", "alice", "ClaimTime", "!err.not_expired"),  # no clock for the bot
+    ("dots", "bot's turn", "alice", "Stop", "Refresh, AITurn | active +1"),  # it moves alone
+    (ALL, "bot's turn", "bot", "Tick", "- | active +0"),
     # -- Dots: Alice called STOP against the bot; it moves alone -------------------------------
     ("dots", "bot alone", "bot", "AIMove", "AITurn | active +1"),  # and again
     ("dots", "bot alone", "bot", "AI_DONE", "Refresh, Finished | finished +1"),
     ("dots", "bot alone", "bot", "AI_STOP", "!illegal.dots.already_stopped"),
     ("dots", "bot alone", "alice", "Play", "!err.not_your_turn"),
     ("dots", "bot alone", "alice", "Done", "!err.not_your_turn"),
+    ("dots", "bot alone", "bot", "Tick", "- | active +0"),
 ]
 
 

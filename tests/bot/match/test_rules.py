@@ -449,3 +449,20 @@ def test_who_may_take_a_link_challenge() -> None:
     with pytest.raises(Refused) as closed:
         links.join_by_link(link, EVE, EVE.user, "en", T0)
     assert closed.value.text.key == "link.closed"
+
+
+# -- three players ---------------------------------------------------------------------------
+
+
+def test_three_players_move_in_seat_order_and_a_resignation_ends_it() -> None:
+    match = lobby_of("boxes", players=3)
+    apply(match, BOB, actions.Join())
+    apply(match, CAROL, actions.Join())
+    for who, others in ((ALICE, (BOB, CAROL)), (BOB, (ALICE, CAROL)), (CAROL, (ALICE, BOB))):
+        for other in others:
+            assert refusal(match, other, first_move(match)) == "err.not_your_turn"
+        apply(match, who, first_move(match))
+    assert match.game.turn == 0
+    assert said(apply(match, CAROL, actions.Resign(confirmed=True))) == ["Refresh", "Finished"]
+    res = match.game.result
+    assert res is not None and res.loser == 2 and res.reason == "resign"
