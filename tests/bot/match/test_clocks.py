@@ -63,7 +63,8 @@ def test_the_claim_opens_when_the_movers_time_is_up(kind: str) -> None:
     shown = match.version
     assert tick(match, MINUTE) == ["Keys", "Notify Bob clock.can_claim"]
     assert match.version == shown + 1 and match.extra["expired"] == match.turn_since
-    # told once; the same moment is also the mover's one-minute ping (see the report of #25)
+    # told once; with a one-minute clock the same moment is also the mover's one-minute
+    # ping ("your move" as the time runs out: she may still move until the claim)
     assert tick(match, MINUTE) == ["Notify Alice turn.ping"]
     assert tick(match, MINUTE + 1) == [] and match.version == shown + 1
     assert refusal(match, ALICE, ClaimTime(), now=T0 + 61) == "err.claim_own"
