@@ -206,7 +206,7 @@ def _variant_screen(user: int, code: str, size: str, flags: str) -> Screen:
             ]
         )
     rows.append([Button(Text("btn.next"), _cb(user, f"{base}.{flags}.o"))])
-    rows.append([Button(Text("btn.back"), _cb(user, code))])
+    rows.append([Button(Text("btn.back"), _cb(user, code)), rules.button(KINDS[code])])
     return Screen(Text(f"menu.variants_{KINDS[code]}"), rows)
 
 

@@ -24,7 +24,7 @@ from engine.dots import Game as DotsGame
 from engine.dots import Move
 from playground.client import ChatHandle, MessageView
 from playground.limits import CAPTION_MAX, TEXT_MAX
-from tests.bot.helpers import WAIT
+from tests.bot.helpers import WAIT, message
 from tests.fixtures.playground import ScenarioClient
 
 # Every rule point of each page, as the page words it (plain text, as Telegram shows it).
@@ -365,7 +365,16 @@ async def test_each_game_menu_opens_its_rules(pg: ScenarioClient, lang: str) -> 
         await check_page(pg, await arrived(alice.private, last, 2), kind, lang)
         still = [m for m in await alice.private.messages() if m.message_id == menu.message_id]
         assert still and still[0].buttons == menu.buttons  # the menu goes on where it was
-        await alice.press(t(lang, "btn.back"), still[0])
+        await alice.press_button(0, 0, still[0])  # a board size: the variants screen
+        variants = await message(alice.private, menu.message_id)
+        assert t(lang, f"menu.variants_{kind}").splitlines()[0] in (variants.text or "")
+        assert t(lang, "rules.button") in [b for row in variants.button_texts for b in row]
+        if kind == "boxes":  # where Палочки is chosen, its rules are one tap away
+            last = (await alice.private.last_message()).message_id
+            await alice.press(t(lang, "rules.button"), variants)
+            await check_page(pg, await arrived(alice.private, last, 2), kind, lang)
+        await alice.press(t(lang, "btn.back"), variants)
+        await alice.press(t(lang, "btn.back"), await message(alice.private, menu.message_id))
 
 
 async def test_rules_in_a_group_are_shown_to_the_group(pg: ScenarioClient) -> None:
