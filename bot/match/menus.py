@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot import rules
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.callback import Callback
@@ -155,7 +156,7 @@ def _size_screen(user: int, code: str) -> Screen:
             [Button(str(n), _cb(user, f"s.{n}")) for n in SPROUT_SPOTS[i : i + 5]]
             for i in range(0, len(SPROUT_SPOTS), 5)
         ]
-    rows.append([Button(Text("btn.back"), _cb(user, ""))])
+    rows.append([Button(Text("btn.back"), _cb(user, "")), rules.button(KINDS[code])])
     return Screen(Text(f"menu.size_{KINDS[code]}"), rows)
 
 
@@ -205,7 +206,7 @@ def _variant_screen(user: int, code: str, size: str, flags: str) -> Screen:
             ]
         )
     rows.append([Button(Text("btn.next"), _cb(user, f"{base}.{flags}.o"))])
-    rows.append([Button(Text("btn.back"), _cb(user, code))])
+    rows.append([Button(Text("btn.back"), _cb(user, code)), rules.button(KINDS[code])])
     return Screen(Text(f"menu.variants_{KINDS[code]}"), rows)
 
 

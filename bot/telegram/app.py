@@ -26,11 +26,23 @@ from telegram.ext import (
 )
 
 import storage
+from bot import rules as pages
 from bot.i18n import LANGUAGES, t
 from bot.match.actions import Tick
 from bot.match.clocks import Timeouts
 from bot.settings import Settings
-from bot.telegram import act, boards, buttons, challenge, commands, common, inline, metrics, typed
+from bot.telegram import (
+    act,
+    boards,
+    buttons,
+    challenge,
+    commands,
+    common,
+    inline,
+    metrics,
+    rules,
+    typed,
+)
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.http import AiohttpRequest, UpdatesRequest
 from bot.telegram.route_pool import RoutePool
@@ -74,7 +86,7 @@ def build_application(
     app.bot_data["clock"] = clock  # tests pass a fake clock; nothing else reads the time
     app.add_handler(CommandHandler("start", commands.start))
     app.add_handler(CommandHandler("help", commands.help_command))
-    app.add_handler(CommandHandler("rules", commands.rules))
+    app.add_handler(CommandHandler("rules", rules.command))
     app.add_handler(CommandHandler("new", commands.new))
     app.add_handler(CommandHandler("challenge", challenge.challenge_command))
     app.add_handler(CommandHandler("lang", commands.lang_command))
@@ -82,6 +94,7 @@ def build_application(
     app.add_handler(CommandHandler("record", commands.record_command))
     app.add_handler(CommandHandler("stats", commands.stats_command))
     app.add_handler(CommandHandler("top", commands.top_command))
+    app.add_handler(CallbackQueryHandler(rules.button, pattern=f"^{pages.OP}:"))
     app.add_handler(CallbackQueryHandler(buttons.callback))
     app.add_handler(InlineQueryHandler(inline.inline_query))
     app.add_handler(ChosenInlineResultHandler(inline.chosen))

@@ -1,18 +1,16 @@
-"""Commands: /start, /help, /rules, /new, /lang, /record, /stats, /top."""
+"""Commands: /start, /help, /new, /lang, /record, /stats, /top (/rules: rules.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import html
 import logging
 from typing import Any
 
 from telegram import Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 
 import storage
-from bot import examples
 from bot.i18n import t
 from bot.match import menus, records
 from bot.match.ui import Button
@@ -47,26 +45,6 @@ async def help_command(update: Update, context: Context) -> None:
     if a is None:
         return
     await reply(update.effective_message, t(a.lang, "help.text"))
-
-
-async def rules(update: Update, context: Context) -> None:
-    a = await asker(update, context)
-    if a is None:
-        return
-    wanted = (context.args or [""])[0].lower()
-    kinds = [k for k in ("dots", "boxes", "sprouts") if not wanted or k.startswith(wanted[:3])]
-    message = update.effective_message
-    for kind in kinds or ["dots", "boxes", "sprouts"]:
-        png = await asyncio.to_thread(examples.picture, kind, a.lang)
-        if png is None or message is None:
-            await reply(message, t(a.lang, f"rules.{kind}"))
-            continue
-        try:
-            await message.reply_photo(
-                png, caption=t(a.lang, f"rules.{kind}"), parse_mode=ParseMode.HTML
-            )
-        except TelegramError as e:
-            log.info("rules picture failed: %s", e)
 
 
 async def new(update: Update, context: Context) -> None:

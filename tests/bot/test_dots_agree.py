@@ -4,6 +4,8 @@ against the bot (which agrees to end only when not behind, to a draw only when n
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import storage
@@ -89,6 +91,7 @@ async def test_grounding_is_explained_where_it_is_offered(pg: ScenarioClient, la
     menu = await message(alice.private, board.message_id)
     assert t(lang, "btn.ground") in texts(menu)
     assert t(lang, "caption.ground_help") in (menu.caption or "")
-    await alice.send("/rules")
+    await alice.send("/rules dots")
     said = [m.text or m.caption or "" for m in await alice.private.messages() if m.from_bot]
-    assert any(t(lang, "rules.dots").splitlines()[-1][:40] in s for s in said)
+    grounding = next(line for line in t(lang, "rules.dots").splitlines() if "⏚" in line)
+    assert any(re.sub(r"<[^>]+>", "", grounding)[:60] in s for s in said)

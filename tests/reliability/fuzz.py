@@ -24,7 +24,7 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-OPS = ("p", "c", "a", "j", "l", "s", "x", "b", "n", "N", "L", "zz", "P", "")
+OPS = ("p", "c", "a", "j", "l", "s", "x", "b", "n", "N", "L", "R", "zz", "P", "")
 END_ARGS = ("r", "R", "d", "y", "n", "s", "f", "g", "t", "x", "c", "q", "")
 CURSOR_ARGS = ("l", "r", "u", "d", "t", "m", "k", "g0.0", "g999.999", "menu", "back", "b9.9", "")
 COMMANDS = ("start", "new", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")

@@ -1,0 +1,89 @@
+"""/rules and the rules buttons: a game's rules text, then its example pictures with their
+captions (a photo each: captions stay under Telegram's 1024 characters, the text under 4096).
+
+``/rules`` alone shows the chooser; ``/rules dots`` (or ``точки``, ``boxes``, ``палочки``,
+``sprouts``, ``рассада``…) the page at once; a word naming no game gets a clear answer with
+the chooser. A picture is uploaded once per process and then sent by its file_id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+
+from telegram import Bot, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+
+from bot import examples
+from bot import rules as pages
+from bot.i18n import t
+from bot.telegram import media
+from bot.telegram.common import Context, asker, language, reply, svc_of
+from bot.telegram.keyboards import markup
+from bot.telegram.services import Services
+
+log = logging.getLogger(__name__)
+SHOWN_WORD = 40  # characters of an unknown game's name repeated back
+
+
+async def command(update: Update, context: Context) -> None:
+    a = await asker(update, context)
+    message = update.effective_message
+    if a is None or message is None:
+        return
+    words = " ".join(context.args or [])
+    if not words:
+        await reply(message, t(a.lang, "rules.choose"), reply_markup=_chooser(a.lang))
+        return
+    kind = pages.kind_of(words)
+    if kind is None:
+        name = html.escape(words[:SHOWN_WORD])
+        await reply(message, t(a.lang, "rules.unknown", name=name), reply_markup=_chooser(a.lang))
+        return
+    await send(a.svc, context.bot, message, kind, a.lang)
+
+
+async def button(update: Update, context: Context) -> None:
+    """A rules button (the chooser's, or a game menu's): the page goes to the button's chat,
+    in the language of whoever tapped."""
+    query = update.callback_query
+    if query is None:
+        return
+    svc = svc_of(context)
+    message = query.message if isinstance(query.message, Message) else None
+    lang = await language(svc, query.from_user, message.chat.id if message else None)
+    kind = pages.decode(query.data)
+    try:
+        await query.answer(None if kind is not None and message else t(lang, "err.bad_button"))
+    except TelegramError as e:
+        log.info("rules button answer failed: %s", e)
+    if kind is not None and message is not None:
+        await send(svc, context.bot, message, kind, lang, quote=False)
+
+
+async def send(
+    svc: Services, bot: Bot, message: Message, kind: str, lang: str, *, quote: bool | None = None
+) -> None:
+    """The page of ``kind`` in ``message``'s chat (and topic): the text, then each example."""
+    page = pages.page(kind)
+    try:
+        await message.reply_text(t(lang, page.text), parse_mode=ParseMode.HTML, do_quote=quote)
+        for example in page.examples:
+            key = ("rules", example.picture, lang)
+
+            async def png(name: str = example.picture) -> bytes:
+                return await asyncio.to_thread(examples.picture, name, lang)
+
+            photo = await media.photo(svc, bot, key, png, inline=False)
+            sent = await message.reply_photo(
+                photo, caption=t(lang, example.caption), parse_mode=ParseMode.HTML, do_quote=False
+            )
+            media.remember(svc, key, sent)
+    except TelegramError as e:  # the chat is gone or blocked the bot: nobody to show it to
+        log.info("rules of %s not shown in %s: %s", kind, message.chat.id, e)
+
+
+def _chooser(lang: str) -> InlineKeyboardMarkup | None:
+    return markup(pages.chooser(), lang)
