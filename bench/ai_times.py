@@ -11,7 +11,6 @@ wall times include waiting for a core.
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import statistics
 import time
@@ -72,7 +71,7 @@ def measure(per_level: int, log: Any = print) -> list[Times]:
             log(f"note: {kind} is not in engine.GAMES yet; no AI times for {label}")
             continue
         states = positions(kind, options, moves, per_level)
-        own = importlib.import_module(f"engine.{kind}.ai").LEVELS
+        own = engine.facts_of(kind).levels
         for level in (lv for lv in LEVELS if lv in own):
             spent = []
             for k, state in enumerate(states):

@@ -36,7 +36,7 @@ def random_move(game: Game, rng: random.Random) -> Move:
 
 def greedy_move(game: Game, rng: random.Random) -> Move:
     """The biggest immediate capture, else a random free point next to the last dots."""
-    b = game._board
+    b = game.board
     me = game.turn
     legal = game.legal_indices()
     best, at = 0, -1
@@ -46,7 +46,7 @@ def greedy_move(game: Game, rng: random.Random) -> Move:
             best, at = g, i
     if at < 0:
         near = set()
-        for j in game._hist[-4:]:
+        for j in game.recent_indices(4):
             for d in b.dirs:
                 q = j + d
                 if b.dot[q] == EMPTY and b.area[q] == EMPTY and 0 <= b.xs[q] < game.width:

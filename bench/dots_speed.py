@@ -29,7 +29,7 @@ def random_game(
     g = Game(width, height, edge=edge)
     order = g.legal_indices()
     rng.shuffle(order)
-    b = g._board
+    b = g.board
     times: list[float] = []
     clock = time.perf_counter
     t0 = clock()

@@ -2,6 +2,9 @@
 
 ``engine.new("dots", width=20, height=20)`` starts a game; ``engine.load(record)`` rebuilds one
 from its JSON record. Each game subpackage registers itself in :data:`GAMES` on import.
+``engine.facts_of(kind)`` tells what is true of every game of a kind (players, options, actions
+besides moves, AI levels: :mod:`engine.facts`); ``engine.choose_move(game, level, seed,
+time_limit)`` asks any game's AI for a move.
 """
 
 from engine.core import (
@@ -10,37 +13,69 @@ from engine.core import (
     BadNotation,
     BadOptions,
     BadRecord,
+    ChooseMove,
     EngineError,
     Game,
     GameOver,
     GameResult,
     IllegalMove,
+    UnknownLevel,
+    ai_of,
+    choose_move,
+    facts_of,
     game_class,
     load,
     new,
     random_playout,
+    read_record,
     read_text_record,
     register,
     text_record,
 )
+from engine.facts import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    Extra,
+    GameFacts,
+    Grounding,
+    Option,
+    Stopping,
+    grounding,
+    stopping,
+)
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "END_REASONS",
     "GAMES",
+    "LEVELS",
     "BadNotation",
     "BadOptions",
     "BadRecord",
+    "ChooseMove",
     "EngineError",
+    "Extra",
     "Game",
+    "GameFacts",
     "GameOver",
     "GameResult",
+    "Grounding",
     "IllegalMove",
+    "Option",
+    "Stopping",
+    "UnknownLevel",
+    "ai_of",
+    "choose_move",
+    "facts_of",
     "game_class",
+    "grounding",
     "load",
     "new",
     "random_playout",
+    "read_record",
     "read_text_record",
     "register",
+    "stopping",
     "text_record",
 ]
 

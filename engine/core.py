@@ -8,11 +8,14 @@ Errors are specific exception classes so the bot can explain them in the user's 
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+from engine.facts import GameFacts
 
 
 class EngineError(Exception):
@@ -54,6 +57,10 @@ class BadOptions(EngineError, ValueError):
 
 class BadRecord(EngineError, ValueError):
     """A stored record (JSON, SGF…) that cannot be read back into a game."""
+
+
+class UnknownLevel(EngineError, ValueError):
+    """An AI level that the game's facts do not offer."""
 
 
 # How a game ended. "end" is the natural end by the rules (board full, no move left…).
@@ -139,6 +146,7 @@ class Game(ABC, Generic[MoveT]):
 
     kind: ClassVar[str]
     move_type: ClassVar[type]
+    facts: ClassVar[GameFacts]
     # Named option sets, e.g. ``{"quick": {"width": 15, "height": 15}}``.
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
     # Subclasses set ``_result`` when the game ends; ``None`` while it goes on.
@@ -279,13 +287,30 @@ class Game(ABC, Generic[MoveT]):
         self._result = self._forfeit(player, "time")
         return self._result
 
-    def agree(self) -> GameResult:
-        """End by agreement of all players. By default a draw; games where the score decides
-        (Dots: "ending by agreement") override this."""
+    def agree(self, draw: bool = True) -> GameResult:
+        """End by agreement of all players: a draw. Games whose facts have
+        :attr:`~engine.facts.Extra.END_HERE` also end with the scores deciding (``draw=False``;
+        Dots: "ending by agreement", its default) and override this."""
         if self._result is not None:
             raise GameOver()
+        if not draw:
+            raise IllegalMove(f"{self.kind} does not end by agreement on the scores")
         self._result = GameResult(self.scores, None, "agreement")
         return self._result
+
+    def record(self, comments: Sequence[str] = ()) -> str:
+        """The game's move record as a file's text, in the format ``facts.record`` names: by
+        default the plain :func:`text_record` (games with a format of their own override
+        this and :meth:`from_record`, and may leave the comments out)."""
+        return text_record(self, comments)
+
+    @classmethod
+    def from_record(cls, text: str) -> Game[Any]:
+        """Read :meth:`record` back (raise :class:`BadRecord`)."""
+        game = read_text_record(text)
+        if game.kind != cls.kind:
+            raise BadRecord(f"not a {cls.kind} record")
+        return game
 
     def _forfeit(self, player: int, reason: str) -> GameResult:
         scores = self.scores
@@ -305,6 +330,8 @@ GameT = TypeVar("GameT", bound=type[Game[Any]])
 def register(cls: GameT) -> GameT:
     """Class decorator: make a game reachable through ``engine.new(kind)``."""
     kind = cls.kind
+    if not isinstance(cls.__dict__.get("facts"), GameFacts):
+        raise TypeError(f"game kind {kind!r} declares no facts")
     if kind in GAMES and GAMES[kind] is not cls:
         raise ValueError(f"game kind {kind!r} registered twice")
     GAMES[kind] = cls
@@ -316,6 +343,11 @@ def game_class(kind: str) -> type[Game[Any]]:
         return GAMES[kind]
     except KeyError:
         raise BadOptions(f"unknown game {kind!r}; known: {', '.join(sorted(GAMES))}") from None
+
+
+def facts_of(kind: str) -> GameFacts:
+    """The static facts of a registered kind (raise :class:`BadOptions` for an unknown one)."""
+    return game_class(kind).facts
 
 
 def new(kind: str, **options: Any) -> Game[Any]:
@@ -361,6 +393,40 @@ def random_playout(
     return game
 
 
+class ChooseMove(Protocol):
+    """The one signature of every game's AI (``engine.<kind>.ai.choose_move``)."""
+
+    def __call__(
+        self, game: Any, level: str = ..., seed: int | None = None, time_limit: float | None = None
+    ) -> Any: ...
+
+
+def ai_of(kind: str) -> ChooseMove:
+    """The AI of a registered kind: the ``choose_move`` of the module its facts name, imported
+    on first use (AIs load tables and solvers that a process showing boards never needs)."""
+    module = importlib.import_module(facts_of(kind).ai)
+    choose: ChooseMove = module.choose_move
+    return choose
+
+
+def choose_move(
+    game: Game[Any],
+    level: str | None = None,
+    seed: int | None = None,
+    time_limit: float | None = None,
+) -> Any:
+    """The move the AI of ``level`` (the facts' default when None) plays in ``game``, which it
+    leaves unchanged: the same call, level names and errors for every game. A level the facts
+    do not offer raises :class:`UnknownLevel`; a finished game :class:`GameOver`."""
+    facts = game.facts
+    level = facts.default_level if level is None else level
+    if level not in facts.levels:
+        raise UnknownLevel(f"unknown level {level!r}; choose from {', '.join(facts.levels)}")
+    if game.over:
+        raise GameOver()
+    return ai_of(game.kind)(game, level, seed, time_limit)
+
+
 RECORD_HEADER = "; tetrad"
 
 
@@ -373,6 +439,16 @@ def text_record(game: Game[Any], comments: Sequence[str] = ()) -> str:
     lines += [f"; {c}" for c in comments]
     lines += [game.format_move(m) for m in game.moves]
     return "\n".join(lines) + "\n"
+
+
+def read_record(text: str, suffix: str = "txt") -> Game[Any]:
+    """Read a record file's text of the format named by its suffix (``facts.record``)."""
+    if suffix == "txt":
+        return read_text_record(text)
+    for cls in GAMES.values():
+        if cls.facts.record == suffix:
+            return cls.from_record(text)
+    raise BadRecord(f"no game keeps .{suffix} records")
 
 
 def read_text_record(text: str) -> Game[Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import engine
 from bot.i18n import Text
 from bot.match.effects import Effect, Notify, Refresh, Say
 from bot.match.model import Match
@@ -61,9 +62,14 @@ def expired(match: Match, now: float) -> bool:
     return d is not None and now >= d
 
 
+def _stop_phase(match: Match) -> engine.Stopping | None:
+    """The game while someone's STOP holds (the other player moves alone), else None."""
+    game = engine.stopping(match.game)
+    return game if game is not None and game.stopped_by is not None else None
+
+
 def _stopped(match: Match) -> bool:
-    game: Any = match.game
-    return match.kind == "dots" and game.stopped_by is not None
+    return _stop_phase(match) is not None
 
 
 def _remind_at(match: Match) -> float | None:
@@ -81,9 +87,9 @@ def next_tick(match: Match, timeouts: Timeouts) -> float | None:
     if match.status == "lobby":
         return match.updated + timeouts.lobby
     times = [match.updated + timeouts.idle]
-    game: Any = match.game
-    if _stopped(match) and game.deadline is not None:
-        times.append(game.deadline)
+    stop = _stop_phase(match)
+    if stop is not None and stop.deadline is not None:
+        times.append(stop.deadline)
     d = deadline(match)
     if d is not None and match.extra.get("expired") != match.turn_since:
         times.append(d)
@@ -114,9 +120,9 @@ def stop_over(match: Match, now: float) -> list[Effect]:
     """The lazy check on any tap: a Dots STOP phase whose time ran out ends the game."""
     from bot.match.ending import finish
 
-    game: Any = match.game
-    if match.status == "active" and _stopped(match) and game.expired(now):
-        game.finish_stop()
+    stop = _stop_phase(match) if match.status == "active" else None
+    if stop is not None and stop.expired(now):
+        stop.finish_stop()
         return finish(match, now)
     return []
 

@@ -3,7 +3,7 @@ grounding, and a win claimed on time."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import engine
 from bot.i18n import Text
@@ -76,7 +76,8 @@ def resign(
 def offer_draw(match: Match, actor: Actor, now: float, *, scores: bool = False) -> list[Effect]:
     """Offer a draw, or in Dots with ``scores`` to end here with the scores deciding."""
     seat = _seat(match, actor)
-    if scores and match.kind != "dots":
+    extra = engine.Extra.END_HERE if scores else engine.Extra.DRAW
+    if not match.facts.has(extra):
         raise Refused("err.bad_button")
     if match.extra.get("draw") is not None:
         raise Refused("err.draw_pending")
@@ -112,11 +113,7 @@ def _ai_answers_draw(match: Match, seat: int, now: float, scores: bool) -> list[
 
 
 def _agree(match: Match, scores: bool) -> None:
-    if match.kind == "dots":
-        game: Any = match.game
-        _engine(match, lambda: game.agree(draw=not scores))
-    else:
-        _engine(match, match.game.agree)
+    _engine(match, lambda: match.game.agree(draw=not scores))
 
 
 def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Effect]:
@@ -173,9 +170,10 @@ def bot_stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
 
 
 def _stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
-    if match.kind != "dots":
+    game = engine.stopping(match.game)
+    if game is None:
         raise Refused("err.bad_button")
-    _engine(match, lambda: match.game.stop(seat, now=now, limit=limit))  # type: ignore[attr-defined]
+    _engine(match, lambda: game.stop(seat, now=now, limit=limit))
     match.extra["stop_limit"] = limit
     match.version += 1
     match.turn_since = now
@@ -188,8 +186,8 @@ def _stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
 
 def done(match: Match, actor: Actor, now: float) -> list[Effect]:
     seat = _seat(match, actor)
-    game: Any = match.game
-    if match.kind != "dots" or game.stopped_by is None:
+    game = engine.stopping(match.game)
+    if game is None or game.stopped_by is None:
         raise Refused("err.bad_button")
     if seat == game.stopped_by:
         raise Refused("err.not_your_turn")
@@ -199,8 +197,8 @@ def done(match: Match, actor: Actor, now: float) -> list[Effect]:
 
 def bot_done(match: Match, seat: int, now: float) -> list[Effect]:
     """The bot's solo phase after the person's STOP is over: it taps Done itself."""
-    game: Any = match.game
-    if match.kind != "dots" or game.stopped_by is None or seat == game.stopped_by:
+    game = engine.stopping(match.game)
+    if game is None or game.stopped_by is None or seat == game.stopped_by:
         raise Refused("err.stale")
     _engine(match, game.finish_stop)
     return finish(match, now)
@@ -208,9 +206,10 @@ def bot_done(match: Match, seat: int, now: float) -> list[Effect]:
 
 def ground(match: Match, actor: Actor, now: float) -> list[Effect]:
     seat = _seat(match, actor)
-    if match.kind != "dots":
+    if not match.facts.has(engine.Extra.GROUND):
         raise Refused("err.bad_button")
-    _engine(match, lambda: match.game.ground(seat))  # type: ignore[attr-defined]
+    game = cast(engine.Grounding, match.game)  # without the option the engine refuses
+    _engine(match, lambda: game.ground(seat))
     return finish(match, now)
 
 

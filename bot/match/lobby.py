@@ -7,14 +7,14 @@ from typing import Any
 import engine
 from bot.match.actions import Actor, Refused
 from bot.match.effects import AITurn, Effect, Refresh
-from bot.match.model import AI_LEVELS, Match, Place, Seat
+from bot.match.model import Match, Place, Seat
 
-# How many seats a game of this kind and these options has.
 MAX_NAME = 32
 
 
 def seat_count(kind: str, options: dict[str, Any]) -> int:
-    return int(options.get("players", 2)) if kind == "boxes" else 2
+    """How many seats a game of this kind and these options has."""
+    return engine.facts_of(kind).seats(options)
 
 
 def clean_name(name: str) -> str:
@@ -41,7 +41,7 @@ def new_match(
         engine.new(kind, **dict(options))
     except (engine.EngineError, TypeError, ValueError) as e:
         raise Refused("err.bad_options", detail=str(e)) from e
-    if ai_level is not None and ai_level not in AI_LEVELS:
+    if ai_level is not None and ai_level not in engine.facts_of(kind).levels:
         raise Refused("err.bad_options", detail=ai_level)
     match = Match(
         id=match_id,
@@ -112,7 +112,7 @@ def add_bot(match: Match, actor: Actor, level: str, now: float) -> list[Effect]:
     _need_lobby(match)
     if match.seat_of(actor.user) is None:
         raise Refused("err.join_first")
-    if level not in AI_LEVELS:
+    if level not in match.facts.levels:
         raise Refused("err.bad_button")
     if len(match.seats) >= match.players:
         raise Refused("err.full")
@@ -128,10 +128,9 @@ def start_early(match: Match, actor: Actor, now: float) -> list[Effect]:
     _need_lobby(match)
     if actor.user != match.creator:
         raise Refused("err.creator_only")
-    if len(match.seats) < 2:
-        raise Refused("err.need_players")
-    if match.kind != "boxes":
-        raise Refused("err.need_players")
+    facts = match.facts
+    if facts.min_players == facts.max_players or len(match.seats) < facts.min_players:
+        raise Refused("err.need_players")  # only a game with a range of players starts early
     match.options["players"] = len(match.seats)
     match.players = len(match.seats)
     return start(match, now)

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import engine
 from bot import rules
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.callback import Callback
 from bot.match.clocks import CLOCKS, label
-from bot.match.model import AI_LEVELS
 from bot.match.ui import Button, Keyboard
 
 OP = "N"
@@ -43,7 +43,11 @@ BOX_BORDER = "p"  # Палочки: the outline drawn from the start (a flag aft
 SPROUT_SPOTS = tuple(range(2, 11))
 # One tap from /new: a quick game against the bot at medium level.
 QUICK = {"d": "d.q.-.am", "b": "b.3.2.am", "s": "s.4.-.am"}
-LEVEL_CODES = {"e": "easy", "m": "medium", "h": "hard"}
+
+
+def level_codes(kind: str) -> dict[str, str]:
+    """The AI levels the menu offers for a game (the engine's facts), by their menu letter."""
+    return {level[0]: level for level in engine.facts_of(kind).levels}
 
 
 @dataclass(frozen=True)
@@ -101,8 +105,9 @@ def screen(user: int, path: str, *, private: bool) -> Screen | Choice:
         return _clock_screen(user, path.rsplit(".", 1)[0])
     if opponent[0] == "g" and opponent[1:] in ("", *CLOCKS):
         return Choice(kind, options, None, CLOCKS.get(opponent[1:], 0))
-    if len(opponent) == 2 and opponent[0] == "a" and opponent[1] in LEVEL_CODES:
-        return Choice(kind, options, LEVEL_CODES[opponent[1]])
+    levels = level_codes(kind)
+    if len(opponent) == 2 and opponent[0] == "a" and opponent[1] in levels:
+        return Choice(kind, options, levels[opponent[1]])
     raise Refused("err.bad_button")
 
 
@@ -135,8 +140,6 @@ def build_options(kind: str, code: str, size: str, flags: str) -> dict[str, Any]
 
 
 def _dots_preset_options(preset: str) -> dict[str, Any]:
-    import engine
-
     return dict(engine.game_class("dots").PRESETS[preset])
 
 
@@ -214,7 +217,10 @@ def _opponent_screen(
     user: int, path: str, kind: str, options: dict[str, Any], *, private: bool
 ) -> Screen:
     rows: Keyboard = [
-        [Button(Text(f"menu.vs_{level}"), _cb(user, f"{path}.a{level[0]}")) for level in AI_LEVELS]
+        [
+            Button(Text(f"menu.vs_{level}"), _cb(user, f"{path}.a{code}"))
+            for code, level in level_codes(kind).items()
+        ]
     ]
     rows.append(
         [Button(Text("menu.vs_friend" if private else "menu.vs_group"), _cb(user, f"{path}.g"))]

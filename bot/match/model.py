@@ -14,7 +14,6 @@ import engine
 
 SCHEMA = 1
 STATUSES = ("lobby", "active", "finished")
-AI_LEVELS = ("easy", "medium", "hard")
 
 
 class BadMatchRecord(ValueError):
@@ -116,6 +115,11 @@ class Match:
     _game: engine.Game[Any] | None = field(default=None, repr=False, compare=False)
 
     # -- the engine game ---------------------------------------------------------------
+
+    @property
+    def facts(self) -> engine.GameFacts:
+        """What the engine says of every game of this kind (players, actions, AI levels)."""
+        return engine.facts_of(self.kind)
 
     @property
     def game(self) -> engine.Game[Any]:

@@ -6,6 +6,7 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
+import engine
 from bot.i18n import Text, t
 from bot.match import clocks, ui
 from bot.match.callback import maker
@@ -38,19 +39,8 @@ def _mention(seat: Seat, lang: str, link: bool) -> str:
 
 
 def title(match: Match, lang: str) -> str:
-    o = match.options
-    game: Any = match.game
-    if match.kind == "dots":
-        size = f"{game.width}×{game.height}"
-    elif match.kind == "boxes":
-        size = t(lang, f"shape.{game.shape}") if game.shape else f"{game.rows}×{game.cols}"
-        if game.border:
-            return f"{t(lang, 'boxes.palochki')} · {size}"
-    else:
-        size = t(lang, "sprouts.spots", n=o.get("spots", "?"))
-        if o.get("misere"):
-            size += " · " + t(lang, "sprouts.misere")
-    return f"{t(lang, f'game.{match.kind}')} · {size}"
+    parts = ui.get(match.kind).title(match)
+    return " · ".join(t(lang, p) if isinstance(p, Text) else p for p in parts)
 
 
 def caption(match: Match, place: Place, now: float | None = None) -> str:
@@ -65,7 +55,7 @@ def caption(match: Match, place: Place, now: float | None = None) -> str:
         lines += [f"{MARKS[i]} {_mention(s, lang, False)}" for i, s in enumerate(match.seats)]
         return _fit(lines)
     game = match.game
-    scored = ui.get(match.kind).scored
+    scored = match.facts.scored
     scores = [f" — {n}" if scored else "" for n in game.scores]
     for i, s in enumerate(match.seats):
         turn = match.status == "active" and game.turn == i
@@ -80,7 +70,7 @@ def caption(match: Match, place: Place, now: float | None = None) -> str:
         hint = ui.get(match.kind).hint(match, place)
         if hint is not None:
             lines.append(html.escape(t(lang, hint)))
-        if place.cursor.get("menu") and match.kind == "dots" and getattr(game, "grounding", 0):
+        if place.cursor.get("menu") and engine.grounding(game) is not None:
             lines.append(t(lang, "caption.ground_help"))
         seat = match.seats[game.turn]
         if place.seat is None:
@@ -100,15 +90,15 @@ def _status_lines(match: Match, lang: str, now: float | None) -> list[str]:
     """Draw offers, STOP and clocks: what the players must know besides the score."""
     if match.status != "active":
         return []
-    game: Any = match.game
     lines = []
     offer = match.extra.get("draw")
     if offer:
         names = ", ".join(html.escape(seat_name(match.seats[i], lang)) for i in offer)
         key = "caption.end_offered" if match.extra.get("end_scores") else "caption.draw_offered"
         lines.append(t(lang, key, who=names))
-    if match.kind == "dots" and game.stopped_by is not None:
-        lines += _stop_lines(match, lang, now)
+    stop = engine.stopping(match.game)
+    if stop is not None and stop.stopped_by is not None:
+        lines += _stop_lines(match, stop, lang, now)
     seconds = clocks.per_move(match)
     if seconds:
         label = t(lang, clocks.label(seconds))
@@ -119,10 +109,10 @@ def _status_lines(match: Match, lang: str, now: float | None) -> list[str]:
     return lines
 
 
-def _stop_lines(match: Match, lang: str, now: float | None) -> list[str]:
+def _stop_lines(match: Match, game: engine.Stopping, lang: str, now: float | None) -> list[str]:
     """Who called STOP, who moves alone, for how long and how long is left, who taps Done."""
-    game: Any = match.game
-    stopper, mover = match.seats[game.stopped_by], match.seats[game.turn]
+    assert game.stopped_by is not None
+    stopper, mover = match.seats[game.stopped_by], match.seats[match.game.turn]
     who = html.escape(seat_name(stopper, lang))
     alone = html.escape(seat_name(mover, lang))
     limit = float(match.extra.get("stop_limit", clocks.DEFAULT_TIMEOUTS.stop))
@@ -178,7 +168,7 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
             [Button(Text("btn.join"), cb("j")), Button(Text("btn.leave"), cb("l"))],
             [Button(Text("btn.vs_bot"), cb("b", "medium"))],
         ]
-        if match.kind == "boxes" and match.players > 2:
+        if match.players > match.facts.min_players:  # may start with fewer (Boxes)
             rows.append([Button(Text("btn.start_now"), cb("s"))])
         rows.append([Button(Text("btn.cancel"), cb("x"))])
         return _translate(rows, lang)
@@ -193,7 +183,8 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
 
 
 def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
-    game: Any = match.game
+    facts = match.facts
+    stop = engine.stopping(match.game)
     confirm = place.cursor.get("confirm")
     if confirm and confirm[0] == "resign":
         return [
@@ -202,18 +193,18 @@ def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
         ]
     if place.cursor.get("menu"):
         rows: Keyboard = [[Button(Text("btn.resign"), cb("a", "r"))]]
-        if match.extra.get("draw") is None and match.kind == "dots":
+        if match.extra.get("draw") is None and facts.has(engine.Extra.END_HERE):
             rows.append(
                 [
                     Button(Text("btn.end_here"), cb("a", "e")),
                     Button(Text("btn.half_draw"), cb("a", "d")),
                 ]
             )
-        elif match.extra.get("draw") is None:
+        elif match.extra.get("draw") is None and facts.has(engine.Extra.DRAW):
             rows.append([Button(Text("btn.offer_draw"), cb("a", "d"))])
-        if match.kind == "dots" and game.stopped_by is None:
+        if stop is not None and stop.stopped_by is None:
             rows.append([Button(Text("btn.stop"), cb("a", "s"))])
-        if match.kind == "dots" and game.grounding:
+        if engine.grounding(match.game) is not None:
             rows.append([Button(Text("btn.ground"), cb("a", "g"))])
         rows.append([Button(Text("btn.back"), cb("c", "back"))])
         return rows
@@ -228,7 +219,7 @@ def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
         )
     if match.extra.get("expired") == match.turn_since and clocks.deadline(match) is not None:
         rows.append([Button(Text("btn.claim_time"), cb("a", "t"))])
-    if match.kind == "dots" and game.stopped_by is not None and _may_finish(match, place):
+    if stop is not None and stop.stopped_by is not None and _may_finish(match, place):
         rows.append([Button(Text("btn.done"), cb("a", "f"))])
     rows += ui.get(match.kind).move_rows(match, place, cb)
     rows.append([Button(Text("btn.more"), cb("c", "menu"))])

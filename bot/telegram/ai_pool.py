@@ -8,7 +8,6 @@ replay's GIF bytes.
 
 from __future__ import annotations
 
-import importlib
 import time
 from typing import Any
 
@@ -33,9 +32,8 @@ def think(
     stop_play = _dots_stop(game, level) if game.kind == "dots" else None
     if stop_play is not None:
         return stop_play, time.perf_counter() - started
-    ai = importlib.import_module(f"engine.{game.kind}.ai")
     limit = TIME_LIMITS.get(level, 1.0) * time_scale
-    move = ai.choose_move(game, level=level, seed=seed, time_limit=limit)
+    move = engine.choose_move(game, level=level, seed=seed, time_limit=limit)
     return game.format_move(move), time.perf_counter() - started
 
 
@@ -59,7 +57,7 @@ def replay(state: dict[str, Any], view: dict[str, Any]) -> bytes:
 def _load_ais() -> None:
     """Worker start-up: each game's AI imported before the first move is asked for."""
     for kind in engine.GAMES:
-        importlib.import_module(f"engine.{kind}.ai")
+        engine.ai_of(kind)
 
 
 class AIPool(Workers):

@@ -26,8 +26,11 @@ from engine.boxes.game import Game, Move
 from engine.boxes.solver import OutOfBudget, Searcher, loony_value
 from engine.boxes.tables import lookup as table_lookup
 from engine.boxes.tables import table_for
+from engine.core import GameOver
+from engine.core import UnknownLevel as UnknownLevel  # raised here, for all games
+from engine.facts import DEFAULT_LEVEL
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = Game.facts.levels
 DEFAULT_TIME_LIMIT = {"easy": 0.2, "medium": 0.5, "hard": 1.8}
 # Hard's exact search is budgeted in the solver's cost units (``Searcher.cost``: a weight per
 # node and per fresh analysis, about a microsecond of CPU each) per second of its time limit.
@@ -55,13 +58,9 @@ def hard_budget(limit: float) -> int:
     return int(limit * COST_PER_SECOND)
 
 
-class UnknownLevel(ValueError):
-    """A level name that is not easy, medium or hard."""
-
-
 def choose_move(
     game: Game,
-    level: str = "easy",
+    level: str = DEFAULT_LEVEL,
     seed: int | None = None,
     time_limit: float | None = None,
 ) -> Move:
@@ -69,7 +68,7 @@ def choose_move(
     if level not in LEVELS:
         raise UnknownLevel(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
     if game.over:
-        raise ValueError("the game is over")
+        raise GameOver()
     rng = random.Random(seed)
     limit = DEFAULT_TIME_LIMIT[level] if time_limit is None else max(0.05, float(time_limit))
     pos = Position(game)
@@ -257,7 +256,7 @@ class Position(Searcher):
             self.uneat(taken)
 
     def long_chains_after(self, n: int) -> int:
-        return self._after(n, self.long_chains)
+        return int(self._after(n, self.long_chains))
 
     def chain_rule_line(self, safe: list[int], rng: random.Random) -> int:
         """A safe line, preferring ones after which the long-chain count has our parity."""

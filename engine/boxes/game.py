@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from engine.boxes.board import Board, board_for
-from engine.boxes.shapes import MAX_SIDE, MIN_SIDE, parse_mask, rectangle, shape_mask
+from engine.boxes.shapes import MAX_SIDE, MIN_SIDE, SHAPES, parse_mask, rectangle, shape_mask
 from engine.core import (
     BadNotation,
     BadOptions,
@@ -31,6 +31,7 @@ from engine.core import (
     register,
 )
 from engine.core import Game as BaseGame
+from engine.facts import Extra, GameFacts, Option
 
 RECORD_VERSION = 1
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -62,6 +63,23 @@ _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-", "→": 
 _NOTATION = re.compile(r"([a-z])\s*(\d{1,2})\s*(?:-+|\s)?\s*([a-z])\s*(\d{1,2})")
 
 
+FACTS = GameFacts(
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    scored=True,
+    options=(
+        Option("rows", int, 3, low=MIN_SIDE, high=MAX_SIDE),
+        Option("cols", int, 3, low=MIN_SIDE, high=MAX_SIDE),
+        Option("players", int, 2, low=MIN_PLAYERS, high=MAX_PLAYERS),
+        Option("mask", list, None),  # rows of "#" (box) and "." (hole), instead of rows/cols
+        Option("shape", str, None, choices=tuple(SHAPES)),
+        Option("border", bool, False, choices=(False, True)),  # Палочки
+    ),
+    extras=frozenset({Extra.DRAW}),
+    ai="engine.boxes.ai",
+)
+
+
 @register
 class Game(BaseGame[Move]):
     """One game of Dots and Boxes.
@@ -75,6 +93,7 @@ class Game(BaseGame[Move]):
 
     kind = "boxes"
     move_type = Move
+    facts = FACTS
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "quick": {"rows": 3, "cols": 3},
         "classic": {"rows": 5, "cols": 5},

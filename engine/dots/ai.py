@@ -30,10 +30,12 @@ import math
 import random
 import time
 
+from engine.core import GameOver, UnknownLevel
 from engine.dots.game import Game, Move
 from engine.dots.rings import EMPTY, Board
+from engine.facts import DEFAULT_LEVEL
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = Game.facts.levels  # the bot's; BENCH_LEVELS are for the benches and tests only
 BENCH_LEVELS = ("mcts", "mcts-expert")  # the tree search, measured in bench/ before the bot
 BASE_SECONDS = 1.5  # hard's default limit on a 38×31 board, scaled by area below
 BASE_AREA = 38 * 31
@@ -54,7 +56,7 @@ def default_time(game: Game) -> float:
 
 def choose_move(
     game: Game,
-    level: str = "medium",
+    level: str = DEFAULT_LEVEL,
     seed: int | None = None,
     time_limit: float | None = None,
     *,
@@ -65,13 +67,13 @@ def choose_move(
     ``iterations`` (mcts and mcts-expert): search exactly this many iterations whatever the
     time, so the move depends on the seed alone."""
     if level not in LEVELS + BENCH_LEVELS:
-        raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        raise UnknownLevel(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     legal = game.legal_indices()
     if not legal:
-        raise ValueError("no legal move: the game is over")
+        raise GameOver()
     started = time.perf_counter()
     rng = random.Random(seed)
-    b = game._board
+    b = game.board
     me = game.turn
     if len(legal) == 1:
         return _move(b, legal[0])
@@ -154,14 +156,10 @@ def _threats(b: Board, player: int, cells: list[int] | None = None) -> dict[int,
     return out
 
 
-def _recent(game: Game, k: int) -> list[int]:
-    return game._hist[-k:]
-
-
 def _opening(game: Game, legal: list[int], rng: random.Random) -> int | None:
     """First moves: near the centre (of the zone when one applies), touching the opponent
     diagonally when they have played there; None once the game is under way."""
-    b = game._board
+    b = game.board
     mine = sum(b.walls[game.turn])
     if mine >= 2 or game.ply >= 4:
         return None
@@ -171,7 +169,7 @@ def _opening(game: Game, legal: list[int], rng: random.Random) -> int | None:
     else:
         cx, cy = game.width // 2, game.height // 2
     legal_set = set(legal)
-    opp = [i for i in game._hist if b.dot[i] == 1 - game.turn]
+    opp = [i for i in game.move_indices if b.dot[i] == 1 - game.turn]
     if opp:
         i = opp[-1]
         options = [j for j in (i - b.stride - 1, i - b.stride + 1, i + b.stride - 1,
@@ -184,7 +182,7 @@ def _opening(game: Game, legal: list[int], rng: random.Random) -> int | None:
 
 def _local(game: Game, legal: list[int]) -> list[int]:
     """Free points within two steps of any live dot (the whole list when there are none)."""
-    b = game._board
+    b = game.board
     seen: set[int] = set()
     for p in (0, 1):
         w = b.walls[p]
@@ -212,7 +210,7 @@ def _shape(b: Board, i: int, me: int) -> float:
 
 
 def _easy(game: Game, legal: list[int], rng: random.Random) -> int:
-    b = game._board
+    b = game.board
     me = game.turn
     cells = _local(game, legal)
     mine = _threats(b, me, cells)
@@ -238,7 +236,7 @@ def _material(b: Board, me: int) -> int:
 def _evaluate(game: Game, i: int, opp_threats: dict[int, int], base: int) -> float:
     """Play ``i`` on a copy and score what follows: material now, the opponent's best capture
     left, the captures it prepares for us next, and shape."""
-    b = game._board
+    b = game.board
     me = game.turn
     after = b.copy()
     after.place(i, me, game.ply)
@@ -265,7 +263,7 @@ def _shortlist(
     game: Game, legal: list[int], rng: random.Random, size: int
 ) -> list[tuple[float, int]]:
     """The best moves by the one-ply evaluation, best first."""
-    b = game._board
+    b = game.board
     me = game.turn
     cells = _local(game, legal)
     mine = _threats(b, me, cells)
@@ -274,7 +272,7 @@ def _shortlist(
     for j in theirs:
         pool.update(_neighbours(b, j, 1))
     focus: list[int] = []
-    for j in _recent(game, 6):
+    for j in game.recent_indices(6):
         focus.extend(_neighbours(b, j, 2))
     ranked = sorted(set(focus) | set(cells), key=lambda i: -(_shape(b, i, me) + rng.random()))
     pool.update(ranked[: max(12, size * 2)])
@@ -335,7 +333,7 @@ def _forcing(game: Game, deadline: float) -> tuple[int, int] | None:
     where we threaten, and any capture of their own. None when no such line is found in time.
     """
     me = game.turn
-    base = _material(game._board, me)
+    base = _material(game.board, me)
     best: tuple[int, int] | None = None
     for m in _threat_moves(game, me):
         if time.perf_counter() > deadline:
@@ -348,9 +346,9 @@ def _forcing(game: Game, deadline: float) -> tuple[int, int] | None:
 
 def _threat_moves(game: Game, me: int) -> list[int]:
     """Our moves near the action that leave a capture threat, biggest threat first."""
-    b = game._board
+    b = game.board
     cells: set[int] = set()
-    for j in _recent(game, 4):
+    for j in game.recent_indices(4):
         cells.update(_neighbours(b, j, 2))
     scored = []
     for m in sorted(cells):
@@ -372,7 +370,7 @@ def _forced(game: Game, m: int, me: int, depth: int, deadline: float) -> int | N
     g.play_index(m)
     if g.over:
         return None
-    b = g._board
+    b = g.board
     mine = _threats(b, me, _neighbours(b, m, 2))
     if not mine:
         return None
@@ -385,7 +383,7 @@ def _forced(game: Game, m: int, me: int, depth: int, deadline: float) -> int | N
         h.play_index(r)
         if h.over:
             return None
-        hb = h._board
+        hb = h.board
         take = _threats(hb, me, [q for q in mine if hb.is_free(q)])
         if take:  # the answer did not cover every threat: capture now
             q = max(take, key=lambda k: (take[k], -k))
@@ -409,7 +407,7 @@ def _with_forcing(
     """Put a forcing move on the shortlist, scored for the dots it wins; the one-ply score
     still prefers another move when it sees a bigger loss elsewhere."""
     m, won = forced
-    b = game._board
+    b = game.board
     me = game.turn
     opp = _threats(b, 1 - me, _local(game, game.legal_indices()))
     value = _evaluate(game, m, opp, _material(b, me)) + 10.0 * won
@@ -421,7 +419,7 @@ def _playout(game: Game, first: int, me: int, rng: random.Random, depth: int) ->
     """Play ``first`` then ``depth`` plies of the fast policy; material change for ``me``,
     squashed to about ±1."""
     g = game.copy()
-    b = g._board
+    b = g.board
     start = _material(b, me)
     g.play_index(first)
     for _ in range(depth):
@@ -433,10 +431,10 @@ def _playout(game: Game, first: int, me: int, rng: random.Random, depth: int) ->
 
 def _fast(g: Game, rng: random.Random) -> int:
     """Capture if possible, else block the opponent's capture, else play near the last dots."""
-    b = g._board
+    b = g.board
     p = g.turn
     cells: set[int] = set()
-    for j in _recent(g, 3):
+    for j in g.recent_indices(3):
         cells.update(_neighbours(b, j, 1))
     if not cells:
         legal = g.legal_indices()

@@ -7,7 +7,7 @@ zone and starting cross, the ways a game ends, and the read-only views the rende
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -22,6 +22,7 @@ from engine.core import (
 )
 from engine.core import Game as BaseGame
 from engine.dots.rings import EMPTY, Board, Region
+from engine.facts import Extra, GameFacts, Option
 
 MIN_WIDTH, MAX_WIDTH = 5, 39
 MIN_HEIGHT, MAX_HEIGHT = 5, 32
@@ -127,12 +128,33 @@ def column_name(x: int) -> str:
     return LETTERS[x] if x < 26 else "a" + LETTERS[x - 26]
 
 
+FACTS = GameFacts(
+    min_players=2,
+    max_players=2,
+    scored=True,
+    options=(
+        Option("width", int, 20, low=MIN_WIDTH, high=MAX_WIDTH),
+        Option("height", int, 20, low=MIN_HEIGHT, high=MAX_HEIGHT),
+        Option("start", str, "free", choices=STARTS),
+        Option("grounding", bool, False, choices=(False, True)),
+        Option("scoring", str, "captures", choices=SCORINGS),
+        Option("zone_width", int, None, low=1, high=MAX_WIDTH),  # default: ZONE clipped
+        Option("zone_height", int, None, low=1, high=MAX_HEIGHT),
+        Option("edge", str, "safe", choices=EDGES),
+    ),
+    extras=frozenset({Extra.DRAW, Extra.END_HERE, Extra.STOP, Extra.GROUND}),
+    ai="engine.dots.ai",
+    record="sgf",
+)
+
+
 @register
 class Game(BaseGame[Move]):
     """A game of Точки for two players; player 0 moves first (Black in SGF)."""
 
     kind = "dots"
     move_type = Move
+    facts = FACTS
     PRESETS = {
         "tournament": {"width": 38, "height": 31, "start": "zone", "zone_width": 8,
                        "zone_height": 15},
@@ -275,6 +297,24 @@ class Game(BaseGame[Move]):
     @property
     def grounded_by(self) -> int | None:
         return self._grounded_by
+
+    # -- the AI's fast path (engine.dots.ai, engine.dots.solo): board indices, not Moves ------
+
+    @property
+    def board(self) -> Board:
+        """The capture board itself (:class:`engine.dots.rings.Board`), not a copy, so the AI
+        reads it at full speed: read it, and change only the board of a :meth:`copy` kept as
+        scratch. An internal view: the renderer and the bot use :meth:`cell` and the rest."""
+        return self._board
+
+    @property
+    def move_indices(self) -> tuple[int, ...]:
+        """Board indices of the moves played, in order."""
+        return tuple(self._hist)
+
+    def recent_indices(self, k: int) -> list[int]:
+        """Board indices of the last ``k`` (≥ 1) moves, oldest first."""
+        return self._hist[-k:]
 
     def cell(self, x: int, y: int) -> Cell:
         b = self._board
@@ -590,6 +630,14 @@ class Game(BaseGame[Move]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_load, (self.to_json(),))
+
+    def record(self, comments: Sequence[str] = ()) -> str:
+        """The SGF record (:meth:`to_sgf`); the comments are not kept."""
+        return self.to_sgf()
+
+    @classmethod
+    def from_record(cls, text: str) -> Game:
+        return cls.from_sgf(text)
 
     def to_sgf(self, rings: bool = False) -> str:
         from engine.dots.sgf import write_sgf

@@ -30,7 +30,7 @@ def solo_move(game: Game) -> Move | None:
     no dot gains anything now or one dot later: the phase is over for them."""
     if game.over or game.stopped_by is None:
         return None
-    b = game._board
+    b = game.board
     me = game.turn
     legal = game.legal_indices()
     best = _best_capture(game, legal)
@@ -41,7 +41,7 @@ def solo_move(game: Game) -> Move | None:
     # first dot is put on a scratch board and taken back (its union-find left marked stale,
     # which only makes later traces check more).
     work = game.copy()
-    wb = work._board
+    wb = work.board
     walls, dirs, dot = wb.walls[me], wb.dirs, wb.dot
     closers = set(_closers(wb, me, legal))
     best_gain, best_i = 0, -1
@@ -74,7 +74,7 @@ def solo_move(game: Game) -> Move | None:
 
 def _best_capture(game: Game, legal: list[int]) -> int | None:
     """The point that gains the most now (captured dots, freed ones counted), or None."""
-    b = game._board
+    b = game.board
     me = game.turn
     best, best_i = 0, -1
     # Board.gain reads ordinary rings only: with the edge as a wall, every point next to our
@@ -123,7 +123,7 @@ def exposed(game: Game, player: int) -> int:
     """How many points the opponent's solo phase could still take from ``player``: live dots
     of ``player`` and dots of the opponent captured by ``player`` that the opponent could yet
     enclose (an upper bound: dots it counts may prove safe, none it leaves out can fall)."""
-    b = game._board
+    b = game.board
     opp = 1 - player
     dot, area, s = b.dot, b.area, b.stride
     mine = b.walls[player]

@@ -57,12 +57,14 @@ move wins), ``nimber(p_or_glop)``, and for the AI ``winning_children(p, misere=F
 first found, or None: much cheaper from a winning position).
 """
 
-from engine.sprouts.position import BadPosition, Move, Position
+from engine.sprouts.position import BadPosition, Position
+from engine.sprouts.position import Move as PositionMove
 
-__all__ = ["BadPosition", "Move", "Position"]
+__all__ = ["BadPosition", "Position", "PositionMove"]
 
-# The game on paper registers itself as kind "sprouts" (numpy/scipy load with it).
+# The game on paper registers itself as kind "sprouts" (numpy/scipy load with it). Its moves
+# are ``Move`` like every game's (``Move is Game.move_type``); the position's are PositionMove.
 from engine.sprouts.game import ILLEGAL_CODES, Game
-from engine.sprouts.moves import Move as PaperMove
+from engine.sprouts.moves import Move
 
-__all__ += ["ILLEGAL_CODES", "Game", "PaperMove"]
+__all__ += ["ILLEGAL_CODES", "Game", "Move"]

@@ -27,13 +27,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from engine.core import GameOver
-from engine.sprouts import solver
+from engine.core import GameOver, UnknownLevel
+from engine.facts import DEFAULT_LEVEL
+from engine.sprouts import solver, tables
 from engine.sprouts.game import Game, _table
 from engine.sprouts.moves import Move
 from engine.sprouts.position import Move as PMove
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = Game.facts.levels
 TIME = {"easy": 0.5, "medium": 1.0, "hard": 2.0}  # seconds, when no limit is given
 RANDOM_SHARE = {"easy": 0.5, "medium": 0.25, "hard": 0.0}
 
@@ -44,13 +45,13 @@ class _OutOfTime(Exception):
 
 def choose_move(
     game: Game,
-    level: str = "easy",
+    level: str = DEFAULT_LEVEL,
     seed: int | None = None,
     time_limit: float | None = None,
 ) -> Move:
     """A legal move for the player to move."""
     if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+        raise UnknownLevel(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
     if game.over:
         raise GameOver()
     start = time.monotonic()
@@ -90,13 +91,13 @@ def _known_loss(kids: dict[tuple[str, ...], list[PMove]], misere: bool) -> tuple
         if misere:
             if not lands:
                 continue  # the last move loses in misère play
-            v = solver.tables.misere(lands)
+            v = tables.misere(lands)
             if v is False:
                 return lands
         else:
             x = 0
             for key in lands:
-                n = solver.tables.nimber(key)
+                n = tables.nimber(key)
                 if n is None:
                     break
                 x ^= n

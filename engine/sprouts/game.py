@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Self
 
 from engine.core import BadOptions, BadRecord, GameOver, GameResult, IllegalMove, register
 from engine.core import Game as BaseGame
+from engine.facts import Extra, GameFacts, Option
 from engine.recent import Recent
 from engine.sprouts.drawing import Drawing, DrawingError
 from engine.sprouts.moves import Choice, Move, MoveTable, _well_formed, format_move
@@ -88,12 +89,26 @@ def _child(drawing: Drawing, move: Move) -> Drawing:
     return _known.keep(child.content, child)
 
 
+FACTS = GameFacts(
+    min_players=2,
+    max_players=2,
+    scored=False,  # the winner is who moved last (or, misère, who did not)
+    options=(
+        Option("spots", int, 3, low=MIN_SPOTS, high=MAX_SPOTS),
+        Option("misere", bool, False, choices=(False, True)),
+    ),
+    extras=frozenset({Extra.DRAW}),
+    ai="engine.sprouts.ai",
+)
+
+
 @register
 class Game(BaseGame[Move]):
     """Sprouts with ``spots`` starting spots (1–12); ``misere=True`` for misère play."""
 
     kind: ClassVar[str] = "sprouts"
     move_type: ClassVar[type] = Move
+    facts: ClassVar[GameFacts] = FACTS
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "quick": {"spots": 3},
         "classic": {"spots": 5},

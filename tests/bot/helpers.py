@@ -7,12 +7,44 @@ import contextlib
 import random
 import time
 from pathlib import Path
+from typing import Any
 
+import engine
 import storage
+from bot.match.actions import Actor
+from bot.match.lobby import new_match
 from bot.match.model import Match
 from playground.client import ChatHandle, MessageView, PlaygroundClientError, UserHandle
 
 WAIT = 60.0
+ALICE = Actor(1, "Alice")
+
+
+def group_match(
+    kind: str,
+    options: dict[str, Any],
+    *,
+    ai: str | None = "easy",
+    moves: int = 0,
+    seed: int = 0,
+    creator: Actor = ALICE,
+) -> Match:
+    """A match made by the match layer alone (no bot, no Redis) in a group chat: against the
+    bot at ``ai`` (started, then ``moves`` random moves), or a lobby when ``ai`` is None."""
+    match, _ = new_match(
+        match_id="abcdEFGH",
+        kind=kind,
+        options=options,
+        creator=creator,
+        chat=-100,
+        group=True,
+        lang="en",
+        now=0.0,
+        ai_level=ai,
+    )
+    if match.status == "active":
+        engine.random_playout(match.game, random.Random(seed), max_moves=moves)
+    return match
 
 
 async def message(chat: ChatHandle, message_id: int) -> MessageView:

@@ -3,35 +3,21 @@ three taps away (map → region → point)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
-import engine
 from bot.match import views
 from bot.match.actions import Actor, Cursor
-from bot.match.lobby import new_match
 from bot.match.model import Match
 from bot.match.turns import apply
+from tests.bot.helpers import group_match
 
 ALICE = Actor(1, "Alice")
 
 
 def _match(kind: str, options: dict[str, Any], moves: int = 0, seed: int = 0) -> Match:
-    match, _ = new_match(
-        match_id="abcdEFGH",
-        kind=kind,
-        options=options,
-        creator=ALICE,
-        chat=-100,
-        group=True,
-        lang="en",
-        now=0.0,
-        ai_level="easy",
-    )
-    engine.random_playout(match.game, random.Random(seed), max_moves=moves)
-    return match
+    return group_match(kind, options, moves=moves, seed=seed)
 
 
 def _check_limits(match: Match) -> None:

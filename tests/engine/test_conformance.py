@@ -4,6 +4,7 @@ round-trips, illegal moves rejected without side effects, and the shared ending 
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 from typing import Any
@@ -68,6 +69,15 @@ def _roundtrip(g: engine.Game[Any]) -> dict[str, Any]:
 def test_every_registered_game_has_configs() -> None:
     missing = sorted(set(GAMES) - set(CONFIGS))
     assert not missing, f"add conformance configs for {missing}"
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_move_is_the_games_move_type(kind: str) -> None:
+    """``engine.<kind>.Move`` is the type of the game's moves, as for every game."""
+    cls = GAMES[kind]
+    assert importlib.import_module(f"engine.{kind}").Move is cls.move_type
+    g = engine.new(kind, **dict(CONFIGS[kind][0]))
+    assert all(type(m) is cls.move_type for m in g.legal_moves())
 
 
 @pytest.mark.parametrize(("kind", "options", "seed"), _cases())

@@ -32,8 +32,6 @@ class GameUI(Protocol):
     # Moves that take long to apply (a Sprouts curve is routed: up to seconds) are applied in
     # a worker thread, so the event loop keeps answering other chats meanwhile.
     slow_moves: bool
-    # Whether the game keeps a score worth showing (Рассада's winner is who moved last).
-    scored: bool
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         """The move buttons (and navigation) of this place's keyboard."""
@@ -58,6 +56,10 @@ class GameUI(Protocol):
 
     def say_move(self, match: Match, move: Any) -> Text | str:
         """How the caption names a move that was played."""
+
+    def title(self, match: Match) -> list[Text | str]:
+        """The parts of the caption's title (joined by " · "): the game's name, its size and
+        variants."""
 
 
 class Plain:

@@ -26,7 +26,7 @@ H_FREE, V_FREE, DRAWN, NONE = "━", "┃", "·", " "
 
 
 def _full(game: Any) -> bool:
-    return game.rows <= FULL_LIMIT and game.cols <= FULL_LIMIT
+    return bool(game.rows <= FULL_LIMIT and game.cols <= FULL_LIMIT)
 
 
 def _code(m: Move) -> str:
@@ -59,7 +59,11 @@ def _window(game: Any, place: Place) -> tuple[int, int]:
 class BoxesUI(Plain):
     cursor_needs_turn = False
     slow_moves = False
-    scored = True
+
+    def title(self, match: Match) -> list[Text | str]:
+        game: Any = match.game
+        name = Text("boxes.palochki") if game.border else Text("game.boxes")
+        return [name, Text(f"shape.{game.shape}") if game.shape else f"{game.rows}×{game.cols}"]
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         game: Any = match.game

@@ -51,7 +51,10 @@ def _window(match: Match, place: Place) -> tuple[int, int]:
 class DotsUI(Plain):
     cursor_needs_turn = False
     slow_moves = False
-    scored = True
+
+    def title(self, match: Match) -> list[Text | str]:
+        width, height = _size(match)
+        return [Text("game.dots"), f"{width}×{height}"]
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         if place.cursor.get("map"):

@@ -72,7 +72,16 @@ def spoken(move: Any) -> Text:
 class SproutsUI:
     cursor_needs_turn = True
     slow_moves = True
-    scored = False
+
+    def title(self, match: Match) -> list[Text | str]:
+        o = match.options
+        parts: list[Text | str] = [
+            Text("game.sprouts"),
+            Text("sprouts.spots", n=o.get("spots", "?")),
+        ]
+        if o.get("misere"):
+            parts.append(Text("sprouts.misere"))
+        return parts
 
     def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
         game: Any = match.game
