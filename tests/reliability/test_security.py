@@ -9,6 +9,7 @@ import random
 import re
 import secrets
 import string
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,8 @@ from tests.reliability.people import (
 
 NOT_A_PLAYER = "only its players can move"
 BAD_BUTTON = "This button does not work any more."
+NO_MATCH = "This game no longer exists."
+ANSWERS_WITHIN = 60.0  # generous: 43 /start replies on a busy machine
 TOKEN = re.compile(r"\?start=([A-Za-z0-9_-]+)")
 
 
@@ -84,7 +87,9 @@ async def test_only_players_act_and_buttons_stay_in_their_chat(
             assert await _forge(board, user, data) == BAD_BUTTON, data
         # /record of a match shown elsewhere reveals nothing.
         world.user_send(c, world.chats[c.id], f"/record {here.id}")
-        await asyncio.sleep(1.0)
+        await world.watch.new_message(
+            world.chats[c.id].ref, lambda m: NO_MATCH in (m.get("text") or "")
+        )
         sent = [m for m in world.chats[c.id].messages.values() if m.media_kind == "document"]
         assert sent == []
 
@@ -128,10 +133,22 @@ async def test_challenge_tokens_are_unguessable_and_single_use(
         # The real link again, by someone else: used.
         link = next(LINK.search(t).group(0) for t in texts if LINK.search(t))  # type: ignore[union-attr]
         world.open_link(c, link)
-        await asyncio.sleep(2.0)
-        replies = [m.text or "" for m in world.chats[c.id].messages.values() if m.sender != c.id]
-        assert sum("not valid" in r for r in replies) == len(guesses), replies
-        assert any("already been used" in r for r in replies), replies
+
+        def replies() -> list[str]:
+            chat = world.chats[c.id]
+            return [m.text or "" for m in chat.messages.values() if m.sender != c.id]
+
+        def answered() -> bool:  # every guess and the used link: a reply each
+            said = replies()
+            used = sum("already been used" in r for r in said)
+            return sum("not valid" in r for r in said) >= len(guesses) and used >= 1
+
+        deadline = time.monotonic() + ANSWERS_WITHIN
+        while not answered() and time.monotonic() < deadline:
+            await world.changed(1.0)
+        said = replies()
+        assert sum("not valid" in r for r in said) == len(guesses), said
+        assert sum("already been used" in r for r in said) == 1, said
         async with await storage.connect(redis_url) as store:
             assert {k async for k in store.client.scan_iter(match="t:m:*")} == keys_before
             record = await store.matches.get(board.id)
