@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import engine
 import storage
 from playground.faults import Fault
@@ -49,6 +51,10 @@ from tests.reliability.people import (
     match_id,
     version,
 )
+
+# Each restart waits for the bot's worker pools to warm up: about 4 s on a quiet machine,
+# 20-30 s beside two CPU burners (the test against the bot restarts 6 times, 194 s there).
+pytestmark = pytest.mark.timeout(900)
 
 AI_SCALE = 0.05  # the replicas' AI_TIME_SCALE (the cluster's default)
 WATCHDOG = 5.0 + 4 * 1.8 * AI_SCALE  # bot.telegram.act.ai_lease at that scale
