@@ -10,9 +10,12 @@ works against an emulator in this process or in another one (``tetrad local``)::
     png = await alice.private.last_photo()
     friends = await pg.group("friends", members=[alice, bob])
 
-Every action waits for the bot to settle (no pending update, no request for ``quiet``
-seconds) unless called with ``settle=False``; ``wait_for`` waits for a message or an edit
-that matches a predicate instead.
+Every action waits for the bot to settle (no pending update, no request in flight, no work
+under way that a bot in the emulator's process reports, see ``World.bot_work``, and no request
+for ``quiet`` seconds) unless called with ``settle=False``; ``wait_for`` waits for a message
+or an edit that matches a predicate instead. Against a bot that reports its work, ``quiet``
+is only a margin; against one that does not (another process), it is all there is, and a
+bot that draws for longer than it between two requests looks settled too early.
 """
 
 from __future__ import annotations
@@ -275,7 +278,8 @@ class PlaygroundClient:
         return int((await self._get("/pg/events", after=2**62))["seq"])
 
     async def settle(self, quiet: float | None = None, timeout: float | None = None) -> None:
-        """Wait until the bot has fetched every update and been quiet for ``quiet`` seconds."""
+        """Wait until the bot has fetched every update, finished the work it reports and been
+        quiet for ``quiet`` seconds."""
         timeout = self.timeout if timeout is None else timeout
         data = await self._get(
             "/pg/settle", quiet=self.quiet if quiet is None else quiet, timeout=timeout

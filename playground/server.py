@@ -552,7 +552,8 @@ class Emulator:
             await self.world.changed(left)
 
     async def _settle(self, request: web.Request) -> web.Response:
-        """Answer once the bot has fetched every update and made no request for ``quiet`` s."""
+        """Answer once the bot has fetched every update, has no work under way that it tells
+        of (``World.bot_work``) and made no request for ``quiet`` s."""
         quiet = float(request.query.get("quiet", "0.3"))
         deadline = time.monotonic() + min(float(request.query.get("timeout", "10")), 120.0)
         w = self.world

@@ -15,6 +15,7 @@ import json
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -172,6 +173,10 @@ class World:
         self._tick = asyncio.Event()
         self._ids = itertools.count(1)
         self.bot_inflight = 0
+        # A bot running in this process may say how much work it has under way (updates it
+        # took and is still handling): the time between two of its requests (a picture
+        # being drawn) is then seen as busy, not quiet.
+        self.bot_work: Callable[[], int] | None = None
         self.bot_last_activity = time.monotonic()
         self.bot_seen = False  # the bot has polled or set a webhook at least once
         self.bot_backoff_until = 0.0  # a bot told to retry after N s is still busy until then
@@ -200,10 +205,12 @@ class World:
         return [e for e in self.events if e["seq"] > seq]
 
     def bot_busy(self) -> bool:
-        """True while the bot has updates to fetch or requests running."""
+        """True while the bot has updates to fetch, requests running or (as it tells us, see
+        ``bot_work``) work under way."""
         pending = bool(self.updates) and self.bot_seen
         backing_off = time.monotonic() < self.bot_backoff_until
-        return pending or self.bot_inflight > 0 or backing_off
+        working = self.bot_work is not None and self.bot_work() > 0
+        return pending or self.bot_inflight > 0 or backing_off or working
 
     # ------------------------------------------------------------------ the bot
     def bot_api_user(self) -> dict[str, Any]:

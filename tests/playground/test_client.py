@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import pytest
 from PIL import Image
 
-from playground.client import PlaygroundClientError
+from playground.client import PlaygroundClient, PlaygroundClientError
+from playground.server import Emulator
 from tests.fixtures.playground import ScenarioClient
 
 
@@ -79,3 +81,16 @@ async def test_flood_control_slows_the_bot_but_it_gets_through(mini: ScenarioCli
     assert len(replies) == 2
     requests = await mini.bot_requests()
     assert any(r.get("error_code") == 429 for r in requests)
+
+
+async def test_settle_waits_for_the_work_a_bot_reports(emulator: Emulator) -> None:
+    """A bot in this process that says it is still handling an update (drawing a board, say,
+    with no request for many quiet windows) has not settled until it says it is done."""
+    work = [1]
+    emulator.world.bot_work = lambda: work[0]
+    async with PlaygroundClient(emulator.url, quiet=0.05) as client:
+        settled = asyncio.ensure_future(client.settle(timeout=60))
+        await asyncio.sleep(0.5)  # ten quiet windows without a request
+        assert not settled.done()
+        work[0] = 0
+        await settled

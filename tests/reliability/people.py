@@ -482,11 +482,15 @@ def _bot_name(world: World) -> str:
     return world.bot_username
 
 
-async def _first_board(watch: Watch, chat: Chat, pred: Callable[[View], bool]) -> View:
+async def first_board(
+    watch: Watch, chat: Chat, pred: Callable[[View], bool], timeout: float = WAIT
+) -> View:
+    """A bot board in ``chat`` that satisfies ``pred``: one shown already, else the next one
+    sent (a waiter for new messages only would miss a board sent before it was set up)."""
     for key, view in list(watch.views.items()):
         if key[0] == chat.ref and is_board(view) and pred(view):
             return view
-    return await watch.new_message(chat.ref, lambda m: is_board(m) and pred(m))
+    return await watch.new_message(chat.ref, lambda m: is_board(m) and pred(m), timeout)
 
 
 async def group_match(
@@ -503,7 +507,7 @@ async def group_match(
     chat = world.create_group(title, a, [b, *spectators], with_bot=True)
     payload = "g_" + path.replace(".", "_")
     world.user_send(a, chat, f"/start@{_bot_name(world)} {payload}")
-    lobby = await _first_board(world.watch, chat, lambda m: bool(with_op(m, "j")))
+    lobby = await first_board(world.watch, chat, lambda m: bool(with_op(m, "j")))
     seat = Seat(b, chat, lobby["message_id"])
     r, c, _ = with_op(lobby, "j")[0]
     world.press(b, chat, lobby["message_id"], r, c)
@@ -520,8 +524,8 @@ async def link_match(world: ObservedWorld, kind: str, a: User, b: User) -> Board
     link = LINK.search(text["text"])
     assert link is not None
     world.open_link(b, link.group(0))
-    board_b = await _first_board(world.watch, pb, lambda m: bool(move_buttons(m)))
-    board_a = await _first_board(world.watch, pa, lambda m: match_id(m) == match_id(board_b))
+    board_b = await first_board(world.watch, pb, lambda m: bool(move_buttons(m)))
+    board_a = await first_board(world.watch, pa, lambda m: match_id(m) == match_id(board_b))
     board_a = await world.watch.until(
         (pa.ref, board_a["message_id"]), lambda m: bool(move_buttons(m))
     )
@@ -537,6 +541,6 @@ async def ai_match(world: ObservedWorld, kind: str, path: str, user: User) -> Bo
     menu = await world.watch.new_message(chat.ref, lambda m: bool(with_op(m, "N")))
     r, c, _ = with_op(menu, "N")[0]
     world.press(user, chat, menu["message_id"], r, c, f"N:{user.id}:0:{path}")
-    board = await _first_board(world.watch, chat, lambda m: bool(move_buttons(m)))
+    board = await first_board(world.watch, chat, lambda m: bool(move_buttons(m)))
     seat = Seat(user, chat, board["message_id"])
     return Board(world, kind, [seat], vs_ai=True, id=match_id(board) or "")
