@@ -4,12 +4,16 @@
 from its JSON record. Each game subpackage registers itself in :data:`GAMES` on import.
 """
 
+from typing import Any, Literal, overload
+
+from engine import core
 from engine.core import (
     END_REASONS,
     GAMES,
     BadNotation,
     BadOptions,
     BadRecord,
+    EndReason,
     EngineError,
     Game,
     GameOver,
@@ -17,7 +21,6 @@ from engine.core import (
     IllegalMove,
     game_class,
     load,
-    new,
     random_playout,
     read_text_record,
     register,
@@ -30,6 +33,7 @@ __all__ = [
     "BadNotation",
     "BadOptions",
     "BadRecord",
+    "EndReason",
     "EngineError",
     "Game",
     "GameOver",
@@ -45,4 +49,18 @@ __all__ = [
 ]
 
 # Importing the game packages registers them (kept last: they import from engine.core).
-from engine import boxes, dots, sprouts  # noqa: F401
+from engine import boxes, dots, sprouts
+
+
+@overload
+def new(kind: Literal["dots"], **options: Any) -> dots.Game: ...
+@overload
+def new(kind: Literal["boxes"], **options: Any) -> boxes.Game: ...
+@overload
+def new(kind: Literal["sprouts"], **options: Any) -> sprouts.Game: ...
+@overload
+def new(kind: str, **options: Any) -> Game[Any]: ...
+def new(kind: str, **options: Any) -> Game[Any]:
+    """:func:`engine.core.new`, typed by kind: to mypy ``new("dots")`` is a Dots game (with
+    its board API), a kind only known at run time the shared :class:`Game`."""
+    return core.new(kind, **options)

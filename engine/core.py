@@ -12,7 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Self, TypeVar, get_args
 
 
 class EngineError(Exception):
@@ -56,8 +56,10 @@ class BadRecord(EngineError, ValueError):
     """A stored record (JSON, SGF…) that cannot be read back into a game."""
 
 
-# How a game ended. "end" is the natural end by the rules (board full, no move left…).
-END_REASONS = ("end", "resign", "time", "agreement", "stop", "ground")
+# How a game ended. "end" is the natural end by the rules (board full, no move left…). The
+# same strings are stored ("r" of a result record) and name the translations ("end.<reason>").
+EndReason = Literal["end", "resign", "time", "agreement", "stop", "ground"]
+END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,7 @@ class GameResult:
 
     scores: tuple[int, ...]
     winner: int | None
-    reason: str = "end"
+    reason: EndReason = "end"
     loser: int | None = None  # who resigned or ran out of time, when that ended the game
     winners: tuple[int, ...] = ()  # filled in from ``winner`` when that is given
 
@@ -115,7 +117,7 @@ class GameResult:
             raise BadRecord(f"bad result record: {e}") from e
 
     @staticmethod
-    def by_scores(scores: Sequence[int], reason: str = "end") -> GameResult:
+    def by_scores(scores: Sequence[int], reason: EndReason = "end") -> GameResult:
         """The player with the strictly highest score wins. A top score shared by some of
         three or four players makes them joint winners; shared by all (or by both of two),
         a draw."""
@@ -287,7 +289,7 @@ class Game(ABC, Generic[MoveT]):
         self._result = GameResult(self.scores, None, "agreement")
         return self._result
 
-    def _forfeit(self, player: int, reason: str) -> GameResult:
+    def _forfeit(self, player: int, reason: EndReason) -> GameResult:
         scores = self.scores
         others = [i for i in range(self.players) if i != player]
         best = max(others, key=lambda i: scores[i])
