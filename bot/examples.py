@@ -8,6 +8,7 @@ from typing import Any
 import engine
 import render
 from bot.i18n import t
+from render.view import View
 
 # Dots: Blue surrounds an orange dot (REFERENCE scenario 3, first part), on a 7×7 board.
 _DOTS = [(3, 3), (3, 2), (1, 1), (2, 3), (0, 3), (4, 3), (6, 6), (3, 4)]
@@ -26,14 +27,14 @@ def example(kind: str) -> engine.Game[Any] | None:
             game.play(Move(x, y))
         return game
     if kind == "boxes":
-        game = engine.new("boxes", rows=3, cols=3)
+        boxes = engine.new("boxes", rows=3, cols=3)
         for text in _BOXES:
-            game.play(game.parse_move(text))
-        return game
-    game = engine.new("sprouts", spots=3)
+            boxes.play(boxes.parse_move(text))
+        return boxes
+    sprouts = engine.new("sprouts", spots=3)
     for _ in range(2):
-        game.play(game.legal_moves()[0])
-    return game
+        sprouts.play(sprouts.legal_moves()[0])
+    return sprouts
 
 
 @cache
@@ -42,5 +43,5 @@ def picture(kind: str, lang: str) -> bytes | None:
     if game is None:
         return None
     names = [t(lang, "rules.player", n=i + 1) for i in range(game.players)]
-    view = {"lang": lang, "title": t(lang, f"game.{kind}"), "players": names, "size": 800}
+    view: View = {"lang": lang, "title": t(lang, f"game.{kind}"), "players": names, "size": 800}
     return render.board_png(game, view)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import engine
 import render
 from bot.i18n import t
 from bot.match.model import Match
 from bot.match.views import seat_name, title
+from render.view import View
 
 
-def _view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
+def _view(match: Match, view: View) -> View:
     lang = view.get("lang", match.lang)
-    full = dict(view)
+    full = view.copy()
     full.setdefault("title", title(match, lang))
     full.setdefault("players", [seat_name(s, lang) for s in match.seats])
     if match.status == "lobby":
@@ -21,7 +20,7 @@ def _view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
     return full
 
 
-def board_png(match: Match, view: dict[str, Any]) -> bytes:
+def board_png(match: Match, view: View) -> bytes:
     full = _view(match, view)
     preview = full.get("preview")
     if isinstance(preview, str):  # views stay JSON-safe; the renderer wants the move
@@ -32,6 +31,6 @@ def board_png(match: Match, view: dict[str, Any]) -> bytes:
     return render.board_png(match.game, full)
 
 
-def replay_view(match: Match) -> dict[str, Any]:
+def replay_view(match: Match) -> View:
     """The view of the replay (JSON-safe: the animation is drawn in a worker process)."""
     return _view(match, {"lang": match.lang})

@@ -15,12 +15,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from PIL import Image
 
 import engine
 import render
+from render.view import View
 
 NAMES = {
     "ru": ["Алиса", "Борис", "Вера", "Глеб"],
@@ -28,11 +29,13 @@ NAMES = {
 }
 PHONE_WIDTH = 400
 
-Picture = tuple[str, Any, dict[str, Any]]  # file stem, game, view
+Picture = tuple[str, engine.Game[Any], View]  # file stem, game, view
 
 
-def _view(lang: str, n: int, **extra: Any) -> dict[str, Any]:
-    return {"lang": lang, "players": NAMES[lang][:n], **extra}
+def _view(language: str, n: int, **extra: Unpack[View]) -> View:
+    view: View = {"lang": language, "players": NAMES[language][:n]}
+    view.update(extra)
+    return view
 
 
 def _dots_ai(g: Any, moves: int, seed: int) -> Any:

@@ -38,6 +38,7 @@ from bot.telegram import media
 from bot.telegram.keyboards import markup, markup_json
 from bot.telegram.ratelimit import flood_seconds, latest_only
 from bot.telegram.services import Services
+from render.view import View
 
 log = logging.getLogger(__name__)
 ROUNDS = 5  # re-reads after edits before leaving the rest to a deadline
@@ -385,14 +386,15 @@ async def _update_place(
     await svc.store.matches.update(match_id, fn)
 
 
-async def _picture(svc: Services, match: Match, view: dict[str, Any]) -> bytes:
+async def _picture(svc: Services, match: Match, view: View) -> bytes:
     """Rendered in a worker thread: a big board or a Sprouts preview (whose curve is routed
     first) takes long enough to hold up every other chat if drawn on the event loop."""
     key = (match.id, match.version, match.status, json.dumps(view, sort_keys=True))
-    png = svc.pictures.get(key)
-    if png is None:
-        png = await asyncio.to_thread(pictures.board_png, match, view)
-        svc.pictures.put(key, png)
+    cached = svc.pictures.get(key)
+    if cached is not None:
+        return cached
+    png = await asyncio.to_thread(pictures.board_png, match, view)
+    svc.pictures.put(key, png)
     return png
 
 

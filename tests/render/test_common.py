@@ -53,27 +53,23 @@ def test_both_languages_have_the_same_words() -> None:
 
 
 @pytest.mark.parametrize("reason", ["end", "resign", "time", "agreement", "stop", "ground"])
-def test_result_line_says_how_the_game_ended(reason: str) -> None:
-    g = engine.new("dots", width=6, height=6)
-    g._result = engine.GameResult(
-        (3, 1), 0, reason, loser=1 if reason in ("resign", "time") else None
-    )
+def test_result_line_says_how_the_game_ended(reason: engine.EndReason) -> None:
+    r = engine.GameResult((3, 1), 0, reason, loser=1 if reason in ("resign", "time") else None)
     for lang in strings.LANGS:
-        text = common.result_text(g, ["Ann", "Ben"], lang, with_score=True)
+        text = common.result_text(r, ["Ann", "Ben"], lang, with_score=True)
         assert "Ann" in text and "3 : 1" in text
         assert strings.say(lang, f"how.{reason}", loser="Ben") in text
-    g._result = engine.GameResult((2, 2), None, "end")
-    assert common.result_text(g, ["Ann", "Ben"], "en", True).startswith("Draw")
+    draw = engine.GameResult((2, 2), None, "end")
+    assert common.result_text(draw, ["Ann", "Ben"], "en", True).startswith("Draw")
 
 
 def test_result_line_names_joint_winners() -> None:
-    g = engine.new("boxes", rows=3, cols=3, players=4)
-    g._result = engine.GameResult.by_scores((3, 3, 0, 0))
     names = ["Ann", "Ben", "Cid", "Dan"]
-    assert common.result_text(g, names, "en", True) == "Ann and Ben win · 3 : 3 : 0 : 0 · game over"
-    assert common.result_text(g, names, "ru", False) == "Победа: Ann и Ben · игра окончена"
-    g._result = engine.GameResult.by_scores((2, 2, 2, 1))
-    assert common.result_text(g, names, "en", False).startswith("Ann, Ben and Cid win")
+    r = engine.GameResult.by_scores((3, 3, 0, 0))
+    assert common.result_text(r, names, "en", True) == "Ann and Ben win · 3 : 3 : 0 : 0 · game over"
+    assert common.result_text(r, names, "ru", False) == "Победа: Ann и Ben · игра окончена"
+    r = engine.GameResult.by_scores((2, 2, 2, 1))
+    assert common.result_text(r, names, "en", False).startswith("Ann, Ben and Cid win")
 
 
 def test_header_uses_the_views_title_names_and_status() -> None:

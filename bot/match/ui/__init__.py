@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from bot.i18n import Text
 from bot.match.model import Match, Place
+from render.view import View
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class GameUI(Protocol):
     def after_move(self, match: Match, move: Any) -> None:
         """Adjust the places' cursors after a move (e.g. keep the last move in the window)."""
 
-    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
+    def picture_view(self, match: Match, place: Place) -> View:
         """Extra JSON-safe view options for the renderer for this place (a preview…)."""
 
     def hint(self, match: Match, place: Place) -> Text | None:
@@ -64,7 +65,7 @@ class Plain:
     """The parts of a :class:`GameUI` that a game without previews or words of its own
     leaves as they are: moves are said in the engine's notation, nothing is pre-selected."""
 
-    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
+    def picture_view(self, match: Match, place: Place) -> View:
         return {}
 
     def hint(self, match: Match, place: Place) -> Text | None:

@@ -15,6 +15,7 @@ from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.model import Match, Place
 from bot.match.ui import Button, CallbackMaker, Keyboard, register
+from render.view import View
 
 PER_ROW = 6
 LIFE = "•"
@@ -155,7 +156,7 @@ class SproutsUI:
             place.cursor.pop("b", None)
             place.cursor.pop("i", None)
 
-    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
+    def picture_view(self, match: Match, place: Place) -> View:
         a, b, i = _selection(match, place)
         if a is None or b is None:
             return {}
