@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar
 
 from engine.boxes.game import Game, Move
 from engine.boxes.solver import OutOfBudget, Searcher, loony_value
 from engine.boxes.tables import lookup as table_lookup
 from engine.boxes.tables import table_for
+
+_T = TypeVar("_T")
 
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_TIME_LIMIT = {"easy": 0.2, "medium": 0.5, "hard": 1.8}
@@ -212,8 +215,10 @@ class Position(Searcher):
         if take_all is None:
             # Not a clean endgame: keep control while long chains remain.
             return decline if (decline is not None and self.long_chains_after(n) > 0) else n
+        if decline is None:
+            return n
         hand_back = self._after(decline, lambda: self.loony_or_none(mover_opens=False))
-        if decline is not None and hand_back is not None and hand_back > take_all:
+        if hand_back is not None and hand_back > take_all:
             return decline
         return n
 
@@ -234,9 +239,8 @@ class Position(Searcher):
                         return m
         return None
 
-    def _after(self, n: int | None, fn: Any) -> Any:
-        if n is None:
-            return None
+    def _after(self, n: int, fn: Callable[[], _T]) -> _T:
+        """``fn()`` read with line ``n`` drawn (undrawn again after)."""
         self.draw(n)
         try:
             return fn()

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from engine.core import GameOver
-from engine.sprouts import solver
+from engine.sprouts import solver, tables
 from engine.sprouts.game import Game, _table
 from engine.sprouts.moves import Move
 from engine.sprouts.position import Move as PMove
@@ -90,13 +90,13 @@ def _known_loss(kids: dict[tuple[str, ...], list[PMove]], misere: bool) -> tuple
         if misere:
             if not lands:
                 continue  # the last move loses in misère play
-            v = solver.tables.misere(lands)
+            v = tables.misere(lands)
             if v is False:
                 return lands
         else:
             x = 0
             for key in lands:
-                n = solver.tables.nimber(key)
+                n = tables.nimber(key)
                 if n is None:
                     break
                 x ^= n
