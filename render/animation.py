@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 from importlib import import_module
-from typing import Any
 
 from PIL import Image
 

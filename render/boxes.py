@@ -15,7 +15,6 @@ from PIL import Image, ImageDraw
 
 from engine.boxes import Game as BoxesGame
 from engine.boxes import Move
-
 from render.common import (
     GRID,
     INK,

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFont

@@ -134,9 +134,7 @@ def layout(game: SproutsShown, view: View | None = None) -> tuple[Layout, Fit]:
     return _layout_of(game.drawing, view or {}, _curve_points(game.drawing)[0])
 
 
-def _layout_of(
-    drawing: DrawingLike, view: View, curve_points: np.ndarray
-) -> tuple[Layout, Fit]:
+def _layout_of(drawing: DrawingLike, view: View, curve_points: np.ndarray) -> tuple[Layout, Fit]:
     """:func:`layout`, given the drawing's curve points (:func:`_curve_points`)."""
     size, _ = scale_of(view)
     pts = np.concatenate([_spot_points(drawing), curve_points])
