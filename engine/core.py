@@ -302,6 +302,7 @@ class Game(ABC, Generic[MoveT]):
 GAMES: dict[str, type[Game[Any]]] = {}
 
 GameT = TypeVar("GameT", bound=type[Game[Any]])
+PlayedT = TypeVar("PlayedT", bound=Game[Any])  # random_playout hands back the game it was given
 
 
 def register(cls: GameT) -> GameT:
@@ -345,12 +346,12 @@ def load(data: dict[str, Any]) -> Game[Any]:
 
 
 def random_playout(
-    game: Game[Any],
+    game: PlayedT,
     rng: random.Random,
     *,
     max_moves: int | None = None,
-    on_move: Callable[[Game[Any], Any], None] | None = None,
-) -> Game[Any]:
+    on_move: Callable[[PlayedT, Any], None] | None = None,
+) -> PlayedT:
     """Play uniformly random legal moves until the end (or ``max_moves``); for tests and bench."""
     n = 0
     while not game.over and (max_moves is None or n < max_moves):
