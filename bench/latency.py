@@ -57,11 +57,12 @@ from tests.reliability.people import (
     Board,
     ObservedWorld,
     Seat,
-    View,
+    changed_from,
     finished,
     group_match,
     mentioned,
     observed_emulator,
+    other_buttons,
     selections,
     version,
     with_op,
@@ -301,10 +302,8 @@ async def tap_move(board: Board, rng: random.Random, on_tap: OnTap) -> bool:
         if popup["text"]:
             await on_tap(time.perf_counter() - tap.at)
             continue  # refused: try another
-        def moved(m: View, b: object = before) -> bool:
-            return finished(m) or version(m) != v or m["buttons"] != b
 
-        seen = await board.watch.until(seat.key, moved)
+        seen = await board.watch.until(seat.key, changed_from(v, before))
         await on_tap(board.watch.changed_at[seat.key] - tap.at)
         if finished(seen) or version(seen) != v:
             return True
@@ -413,10 +412,8 @@ async def throughput(st: Stage, tappers: int, seconds: float) -> Run:
             before = board.view(seat)["buttons"]
             r, c = steps[k % 2]
             tap = board.press(seat.user, seat, r, c)
-            def scrolled(m: View, b: object = before) -> bool:
-                return bool(m["buttons"] != b)
 
-            await board.watch.until(seat.key, scrolled)
+            await board.watch.until(seat.key, other_buttons(before))
             run.wall_ms.append(1000 * (board.watch.changed_at[seat.key] - tap.at))
             run.taps += 1
             k += 1
