@@ -256,7 +256,7 @@ def pieces(
 
 
 @njit(cache=True, error_model="numpy")
-def near_pairs(
+def near_pairs(  # noqa: C901  numba-compiled kernel, kept flat
     mid: np.ndarray, half: np.ndarray, reach: np.ndarray, usual: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every pair of pieces with ``d = |mid[i] - mid[j]| <= half[i] + half[j] +
@@ -361,7 +361,7 @@ def seg_dist(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> floa
 
 
 @njit(cache=True, error_model="numpy")
-def relax(
+def relax(  # noqa: C901  numba-compiled kernel, kept flat
     p: np.ndarray,
     move: np.ndarray,
     shift: np.ndarray,

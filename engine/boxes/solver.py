@@ -402,7 +402,8 @@ class Searcher:
                 info = self.info[drawn] = self._analyse()
         return info
 
-    def _analyse(self) -> tuple[Key, list[int] | None, dict[int, int]]:
+    # Not split (C901): the solver's per-node analysis: one pass, no calls, on purpose.
+    def _analyse(self) -> tuple[Key, list[int] | None, dict[int, int]]:  # noqa: C901
         """One pass over the open boxes gives both the key and the moves.
 
         The key is equal for positions whose strings-and-coins graphs are the same up to the
@@ -548,7 +549,8 @@ class Searcher:
             for n in reversed(taken):
                 self.undraw(n)
 
-    def _search_settled(self, alpha: int, beta: int) -> int:
+    # Not split (C901): the alpha-beta inner loop: inlined for speed.
+    def _search_settled(self, alpha: int, beta: int) -> int:  # noqa: C901
         drawn = self.drawn
         if drawn == self.board.full:
             return 0

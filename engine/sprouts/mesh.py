@@ -1078,7 +1078,8 @@ class _MeshRouter:
 
     # -- the new spot ------------------------------------------------------------------------
 
-    def _place_spot(self, m: _Mesh, face: np.ndarray, line: np.ndarray) -> Route:
+    # Not split (C901): the router's spot placing: its candidate checks.
+    def _place_spot(self, m: _Mesh, face: np.ndarray, line: np.ndarray) -> Route:  # noqa: C901
         """Put the new spot on the curve ``line`` (from spot to spot, end stubs included)
         where there is room, with straight stubs on both sides of it; the end stubs stay
         straight for at least :data:`STUB`. The places tried are 41 spread evenly along the
