@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -260,7 +259,7 @@ class Bodies:
     REACH = 4  # how many new dots may be stamped onto an earlier board
 
     def __init__(self) -> None:
-        self._boards: Recent[Any, Image.Image] = Recent(self.SIZE)
+        self._boards: Recent[tuple[Head, Points], Image.Image] = Recent(self.SIZE)
 
     def clear(self) -> None:
         self._boards.clear()
@@ -302,6 +301,9 @@ class Territory:
     zone: tuple[int, int, int, int] | None
     captures: tuple[tuple[int, Points, bool], ...]
     bases: tuple[tuple[int, Points], ...]
+
+
+Head = tuple[Layout, Territory, int | None]  # the layout, territory and STOP ply of a board
 
 
 def territory(game: DotsGame) -> Territory:

@@ -21,6 +21,8 @@ from PIL import Image
 
 import engine
 import render
+from engine.boxes import Game as BoxesGame
+from engine.dots import Game as DotsGame
 from render.view import View
 
 NAMES = {
@@ -38,7 +40,7 @@ def _view(language: str, n: int, **extra: Unpack[View]) -> View:
     return view
 
 
-def _dots_ai(g: Any, moves: int, seed: int) -> Any:
+def _dots_ai(g: DotsGame, moves: int, seed: int) -> DotsGame:
     from engine.dots import ai
 
     for i in range(moves):
@@ -48,7 +50,7 @@ def _dots_ai(g: Any, moves: int, seed: int) -> Any:
     return g
 
 
-def _boxes_ai(g: Any, moves: int | None, seed: int) -> Any:
+def _boxes_ai(g: BoxesGame, moves: int | None, seed: int) -> BoxesGame:
     from engine.boxes import ai
 
     i = 0

@@ -30,7 +30,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw
@@ -705,7 +704,7 @@ def _newest(
 # The paper with the curves in ink (all but the newest), by their pixels: the previewed
 # move's picture and the board after it is played share it, and so do the places of one match
 # (their views differ only in the header). Pictures are drawn in worker threads.
-_inked: Recent[tuple[Any, ...], np.ndarray] = Recent(4)
+_inked: Recent[tuple[Layout, tuple[int, ...], bytes], np.ndarray] = Recent(4)
 
 
 def board_png(game: SproutsShown, view: View) -> bytes:
