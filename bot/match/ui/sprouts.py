@@ -115,8 +115,7 @@ class SproutsUI:
             if a is None:
                 if not game.joinable(n):
                     raise Refused("sprouts.no_moves_from", spot=n)
-                place.cursor.clear()
-                place.cursor["a"] = n
+                place.cursor = {"a": n}
                 return
             if b is None:
                 if n not in game.joinable(a):
@@ -128,14 +127,10 @@ class SproutsUI:
             place.cursor["i"] = i + (1 if op == "n" else -1)
             return
         if op == "k":  # one step back
-            if b is not None:
-                place.cursor.clear()
-                place.cursor["a"] = a
-            else:
-                place.cursor.clear()
+            place.cursor = {"a": a} if a is not None and b is not None else {}
             return
         if op == "x":
-            place.cursor.clear()
+            place.cursor = {}
             return
         raise Refused("err.bad_button")
 
