@@ -8,12 +8,13 @@ UI cursors (the Dots keyboard window, a Sprouts selection in progress) change wi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, cast
+from typing import Any, Literal, TypedDict, cast, get_args
 
 import engine
 
 SCHEMA = 1
-STATUSES = ("lobby", "active", "finished")
+Status = Literal["lobby", "active", "finished"]
+STATUSES: tuple[Status, ...] = get_args(Status)
 AI_LEVELS = ("easy", "medium", "hard")
 
 
@@ -138,7 +139,7 @@ class Match:
     options: dict[str, Any]
     players: int
     seats: list[Seat] = field(default_factory=list)
-    status: str = "lobby"
+    status: Status = "lobby"
     version: int = 0
     places: list[Place] = field(default_factory=list)
     chat: int | None = None  # the chat the match was created in (None for inline-only)
@@ -245,7 +246,7 @@ class Match:
                 options=dict(d.get("opt") or {}),
                 players=int(d["np"]),
                 seats=[Seat.from_json(s) for s in d.get("seats", [])],
-                status=str(d["status"]),
+                status=cast(Status, str(d["status"])),  # checked below
                 version=int(d["version"]),
                 places=[Place.from_json(p) for p in d.get("places", [])],
                 chat=d.get("chat"),
