@@ -34,11 +34,11 @@ import storage
 from bot import pictures
 from bot.match import views
 from bot.match.model import BadMatchRecord, Match
+from bot.match.ui import PictureView
 from bot.telegram import media
 from bot.telegram.keyboards import markup, markup_json
 from bot.telegram.ratelimit import flood_seconds, latest_only
 from bot.telegram.services import Services
-from render.view import View
 
 log = logging.getLogger(__name__)
 ROUNDS = 5  # re-reads after edits before leaving the rest to a deadline
@@ -386,7 +386,7 @@ async def _update_place(
     await svc.store.matches.update(match_id, fn)
 
 
-async def _picture(svc: Services, match: Match, view: View) -> bytes:
+async def _picture(svc: Services, match: Match, view: PictureView) -> bytes:
     """Rendered in a worker thread: a big board or a Sprouts preview (whose curve is routed
     first) takes long enough to hold up every other chat if drawn on the event loop."""
     key = (match.id, match.version, match.status, json.dumps(view, sort_keys=True))

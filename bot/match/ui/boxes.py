@@ -16,10 +16,9 @@ from typing import Any
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.model import Match, Place
-from bot.match.ui import Button, CallbackMaker, Keyboard, Plain, register
+from bot.match.ui import Button, CallbackMaker, Keyboard, PictureView, Plain, register
 from engine.boxes import Game as BoxesGame
 from engine.boxes import Move
-from render.view import View
 
 FULL_LIMIT = 5  # boards up to 5×5 boxes get one button per line (at most 60 + navigation)
 W, H = 8, 6  # box window on bigger boards
@@ -167,7 +166,7 @@ class BoxesUI(Plain):
         for place in match.places:
             place.cursor.pop("box", None)
 
-    def picture_view(self, match: Match, place: Place) -> View:
+    def picture_view(self, match: Match, place: Place) -> PictureView:
         game: Any = match.game
         shaped = any("." in row for row in game.mask)
         return {"labels": True} if shaped or not _full(game) else {}

@@ -14,8 +14,7 @@ from typing import Any
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.model import Match, Place
-from bot.match.ui import Button, CallbackMaker, Keyboard, register
-from render.view import View
+from bot.match.ui import Button, CallbackMaker, Keyboard, PictureView, register
 
 PER_ROW = 6
 LIFE = "•"
@@ -151,7 +150,7 @@ class SproutsUI:
             place.cursor.pop("b", None)
             place.cursor.pop("i", None)
 
-    def picture_view(self, match: Match, place: Place) -> View:
+    def picture_view(self, match: Match, place: Place) -> PictureView:
         a, b, i = _selection(match, place)
         if a is None or b is None:
             return {}
