@@ -292,6 +292,7 @@ class Ratings:
             memory = int(self._config.result_memory * 1000)
             pipe.set(result_key, dumps(outcome.to_json()), px=memory)
             for p in players:
+                # redis-py wants a Mapping keyed by str | bytes; a dict keyed by str is one
                 pipe.hset(p.key, mapping=p.writes)  # type: ignore[arg-type]
                 for chat in p.boards:
                     pipe.zadd(self._keys.board(game, chat), {str(p.user_id): p.board_score})

@@ -304,6 +304,7 @@ class _Mesh:
             self.P = np.concatenate([self.P, mids])
             self.kind = np.concatenate([self.kind, np.full(len(gap), K_FILL, dtype=np.int64)])
             # into the same triangulation: it comes out as if built anew with every point
+            # numpy arrays are buffers, but their stubs do not say so before Python 3.12
             first.insert_vertices(np.ascontiguousarray(mids))  # type: ignore[call-overload]
             n = len(self.P)
         simp, nb = _cdt_read(first)
