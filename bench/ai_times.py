@@ -21,7 +21,7 @@ import engine
 from bot.telegram.ai_pool import TIME_LIMITS, think
 
 # (label, kind, options, moves in a typical game to spread the positions over)
-BOARDS = [
+BOARDS: list[tuple[str, str, dict[str, Any], int]] = [
     ("Dots 38×31", "dots", {"preset": "tournament"}, 700),
     ("Dots 15×15", "dots", {"preset": "quick"}, 180),
     ("Boxes 3×3", "boxes", {"rows": 3, "cols": 3}, 24),

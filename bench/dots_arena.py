@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from engine.dots import Game, Move
 from engine.dots.ai import BENCH_LEVELS, EXPERT_FACTOR, LEVELS, choose_move
+from engine.dots.game import Start
 from engine.dots.rings import EMPTY
 
 BASELINES = ("random", "greedy")
@@ -64,7 +65,7 @@ class Match:
     height: int
     seed: int
     time_limit: float | None
-    start: str = "free"
+    start: Start = "free"
 
 
 def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[float]]]:

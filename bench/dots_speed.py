@@ -17,10 +17,11 @@ import time
 
 from engine.dots import Game
 from engine.dots.ai import choose_move
+from engine.dots.game import Edge
 
 
 def random_game(
-    seed: int, width: int = 39, height: int = 32, edge: str = "safe"
+    seed: int, width: int = 39, height: int = 32, edge: Edge = "safe"
 ) -> tuple[Game, list[float], float]:
     """One uniformly random game to the end: each move is the next point of a shuffled list
     that is still free (uniform over the free points). Returns the game, per-play() seconds,

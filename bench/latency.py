@@ -57,10 +57,12 @@ from tests.reliability.people import (
     Board,
     ObservedWorld,
     Seat,
+    changed_from,
     finished,
     group_match,
     mentioned,
     observed_emulator,
+    other_buttons,
     selections,
     version,
     with_op,
@@ -300,9 +302,8 @@ async def tap_move(board: Board, rng: random.Random, on_tap: OnTap) -> bool:
         if popup["text"]:
             await on_tap(time.perf_counter() - tap.at)
             continue  # refused: try another
-        seen = await board.watch.until(
-            seat.key, lambda m, b=before: finished(m) or version(m) != v or m["buttons"] != b
-        )
+
+        seen = await board.watch.until(seat.key, changed_from(v, before))
         await on_tap(board.watch.changed_at[seat.key] - tap.at)
         if finished(seen) or version(seen) != v:
             return True
@@ -411,7 +412,8 @@ async def throughput(st: Stage, tappers: int, seconds: float) -> Run:
             before = board.view(seat)["buttons"]
             r, c = steps[k % 2]
             tap = board.press(seat.user, seat, r, c)
-            await board.watch.until(seat.key, lambda m, b=before: m["buttons"] != b)
+
+            await board.watch.until(seat.key, other_buttons(before))
             run.wall_ms.append(1000 * (board.watch.changed_at[seat.key] - tap.at))
             run.taps += 1
             k += 1

@@ -34,6 +34,7 @@ import engine
 import render
 from render import animation
 from render.common import png, to_palette_image
+from render.view import View
 
 TARGET_MS = {"dots": 20.0, "boxes": 10.0, "sprouts": 30.0}
 MAX_PNG_KB = 250
@@ -96,12 +97,16 @@ def timed(fn: Callable[[], Any], runs: int) -> tuple[list[float], list[float]]:
     return wall, cpu
 
 
+VIEW: View = {"lang": "ru", "players": ["Алиса", "Борис"]}
+DOTS_VIEW: View = {**VIEW, "window": [15, 10, 8, 7]}  # the Dots keyboard's window drawn too
+
+
 def p90(xs: list[float]) -> float:
     return sorted(xs)[int(0.9 * (len(xs) - 1))]
 
 
 def bench_picture(
-    kind: str, game: Any, view: dict[str, Any], runs: int, into: list[dict[str, Any]] | None = None
+    kind: str, game: Any, view: View, runs: int, into: list[dict[str, Any]] | None = None
 ) -> bool:
     """Prints one line; appends its figures to ``into`` (for ``python -m bench``)."""
     module = __import__(f"render.{kind}", fromlist=["board_image"])
@@ -136,7 +141,7 @@ def bench_picture(
 
 
 def bench_dots_paths(
-    game: Any, view: dict[str, Any], runs: int, into: list[dict[str, Any]] | None = None
+    game: Any, view: View, runs: int, into: list[dict[str, Any]] | None = None
 ) -> bool:
     """The Dots picture by the path a bot takes: after one more move (the board before is
     reused, the new dot stamped), and cold (after a capture: rings and dots redrawn)."""
@@ -186,7 +191,7 @@ def bench_dots_paths(
 
 
 def bench_sprouts_cold(
-    game: Any, view: dict[str, Any], runs: int, into: list[dict[str, Any]] | None = None
+    game: Any, view: View, runs: int, into: list[dict[str, Any]] | None = None
 ) -> bool:
     """The Sprouts picture of a position not drawn before (the bot's path after every move):
     the smoothed curves are computed again each run (their cache cleared). ``smoothing`` is
@@ -228,13 +233,15 @@ def bench_sprouts_cold(
     return ok
 
 
-def bench_replay(name: str, game: Any, view: dict[str, Any]) -> None:
+def bench_replay(name: str, game: Any, view: View) -> None:
     t = time.perf_counter()
     data = render.replay(game, view=view)
     s = time.perf_counter() - t
-    from PIL import Image
+    from PIL import GifImagePlugin, Image
 
-    frames = Image.open(io.BytesIO(data)).n_frames
+    gif = Image.open(io.BytesIO(data))
+    assert isinstance(gif, GifImagePlugin.GifImageFile)
+    frames = gif.n_frames
     print(
         f"replay {name:18} {game.ply:5} moves  {frames:4} frames  {len(data) / 1024:7.0f} KB  "
         f"{s:5.2f} s  (limit {animation.MAX_BYTES // 1_000_000} MB)"
@@ -246,7 +253,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=60)
     parser.add_argument("--no-replays", action="store_true")
     args = parser.parse_args(argv)
-    view = {"lang": "ru", "players": ["Алиса", "Борис"]}
+    view, dots_view = VIEW, DOTS_VIEW
     print("positions: building (the AIs play the Dots and Boxes games)…", flush=True)
     dots, boxes = dots_late(), boxes_mid()
     sprouts, source = sprouts_late()
@@ -255,7 +262,6 @@ def main(argv: list[str] | None = None) -> None:
         f"sprouts: {len(sprouts.drawing.spots)} spots, {len(sprouts.drawing.curves)} curves "
         f"({source})"
     )
-    dots_view = {**view, "window": [15, 10, 8, 7]}
     results = [
         bench_picture("dots", dots, dots_view, args.runs),
         bench_dots_paths(dots, dots_view, args.runs),

@@ -181,11 +181,10 @@ def render_section(full: bool) -> list[Table]:
     from bench import render_bench as rb
 
     runs = 60 if full else 20
-    view = {"lang": "ru", "players": ["Алиса", "Борис"]}
+    view, dots_view = rb.VIEW, rb.DOTS_VIEW
     dots, boxes = rb.dots_late(), rb.boxes_mid()
     sprouts, source = rb.sprouts_late()
     rows: list[dict[str, Any]] = []
-    dots_view = {**view, "window": [15, 10, 8, 7]}
     rb.bench_picture("dots", dots, dots_view, runs, rows)
     rb.bench_dots_paths(dots, dots_view, runs, rows)
     rb.bench_picture("boxes", boxes, view, runs, rows)
@@ -220,7 +219,7 @@ def storage_section(full: bool) -> list[Table]:
         import storage
         from storage import Config
 
-        out = []
+        out: list[tuple[str, dict[str, float], str]] = []
         with sb.temporary_server() as url:
             async with await storage.connect(url, config=Config(prefix="bench")) as store:
                 for label, game, how in sb.engine_games():

@@ -15,6 +15,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import TypeVar
 
 from engine.sprouts import solver, tables
@@ -74,7 +75,7 @@ def outcomes(
     misere = variant != "normal"
     oracle = MISERE if misere else NORMAL
     for n in ns:
-        won, dt = timed(lambda n=n: solver.outcome(f"0*{n}", misere), seconds)
+        won, dt = timed(partial(solver.outcome, f"0*{n}", misere), seconds)
         if won is None:
             yield n, "unfinished", dt
             continue
@@ -104,7 +105,7 @@ def ai_moves(n: int, misere: bool, games: int, seed: int, seconds: float) -> Non
         while children := p.children():
             for fn, out in ((solver.winning_children, every), (solver.winning_move, one)):
                 solver.SOLVER.clear()
-                _, dt = timed(lambda p=p, fn=fn: fn(p, misere), seconds)
+                _, dt = timed(partial(fn, p, misere), seconds)
                 over += dt >= seconds
                 out.append(dt)
             p = rng.choice(children)

@@ -44,7 +44,10 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # only then: the workers run this file on an older tree too (--base)
+    from render.view import View
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -85,6 +88,7 @@ def worker(n: int, seed: int) -> dict[str, object]:
 
         return run
 
+    # timing wrappers put in place of the module's functions for this run
     paper.tidy = timed(paper.tidy, tidy_times)  # type: ignore[assignment]
     paper.route_mesh = timed(paper.route_mesh, route_times, route_gc)  # type: ignore[assignment]
     t = time.process_time()
@@ -118,7 +122,7 @@ def worker(n: int, seed: int) -> dict[str, object]:
     }
 
 
-VIEW = {"lang": "ru", "players": ["Алиса", "Борис"]}
+VIEW: View = {"lang": "ru", "players": ["Алиса", "Борис"]}
 
 
 def picture_worker(n: int, seed: int, out: str, repeat: int = 1) -> dict[str, object]:
@@ -129,7 +133,7 @@ def picture_worker(n: int, seed: int, out: str, repeat: int = 1) -> dict[str, ob
     import random
     import time
 
-    from PIL import Image
+    from PIL import GifImagePlugin, Image
 
     import engine
     import render
@@ -147,13 +151,13 @@ def picture_worker(n: int, seed: int, out: str, repeat: int = 1) -> dict[str, ob
     preview: list[float] = []
     pngs: dict[str, bytes] = {}
 
-    def cold(view: dict[str, object]) -> float:
+    def cold(view: View) -> float:
         rs._smoothed.cache_clear()
         rs._inked.clear()
         # The previewed move is played on a copy beforehand: that is the engine's time.
         trial = rs._preview(g, view.get("preview"))
         shown = rs._preview
-        rs._preview = lambda game, move: trial  # type: ignore[assignment]
+        rs._preview = lambda game, move: trial  # type: ignore[assignment]  # preplayed, untimed
         try:
             spent = float("inf")
             for _ in range(repeat):  # the least of a few: less of the machine's noise
@@ -180,6 +184,7 @@ def picture_worker(n: int, seed: int, out: str, repeat: int = 1) -> dict[str, ob
             legal = g.legal_moves()
             preview.append(cold({**VIEW, "preview": legal[rng.randrange(len(legal))]}))
     gif = Image.open(io.BytesIO(render.replay(g, view=VIEW)))
+    assert isinstance(gif, GifImagePlugin.GifImageFile)
     for k in range(gif.n_frames):
         gif.seek(k)
         buf = io.BytesIO()
@@ -232,7 +237,7 @@ def pictures(args: argparse.Namespace) -> None:
     times: dict[str, dict[str, list[float]]] = {
         k: {"board": [], "preview": [], "first": []} for k, _ in trees
     }
-    pngs: dict[str, dict[str, dict[str, str]]] = {k: {} for k, _ in trees}
+    pngs: dict[str, dict[str, str]] = {k: {} for k, _ in trees}
     smooth: dict[str, dict[str, str]] = {k: {} for k, _ in trees}
     for n in [int(s) for s in args.spots.split(",")]:
         for seed in range(args.games):
@@ -244,9 +249,9 @@ def pictures(args: argparse.Namespace) -> None:
                     where = str(out / label)
                 got = _run(tree, n, seed, "--picture-worker", where, str(args.repeat))
                 for what in ("board", "preview", "first"):
-                    times[label][what] += got[what]  # type: ignore[arg-type]
-                pngs[label].update(got["pngs"])  # type: ignore[arg-type]
-                smooth[label].update(got["smooth"])  # type: ignore[arg-type]
+                    times[label][what] += got[what]
+                pngs[label].update(got["pngs"])
+                smooth[label].update(got["smooth"])
     print(
         f"Sprouts picture CPU, cold (n = {args.spots}, {args.games} games each; "
         "targets per tap incl. the picture: p50 <= 15 ms, p99 <= 40 ms):"
@@ -283,7 +288,8 @@ def pictures(args: argparse.Namespace) -> None:
             )
 
 
-def _run(tree: Path, n: int, seed: int, mode: str = "--worker", *more: str) -> dict[str, object]:
+def _run(tree: Path, n: int, seed: int, mode: str = "--worker", *more: str) -> dict[str, Any]:
+    """A worker's JSON answer (its shape is the worker's return value)."""
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     out = subprocess.run(
         [sys.executable, __file__, mode, str(n), str(seed), *more],
@@ -343,13 +349,13 @@ def main() -> None:
             order = trees if seed % 2 == 0 else trees[::-1]
             for label, tree in order:
                 got = _run(tree, n, seed)
-                times[label] += got["times"]  # type: ignore[arg-type]
-                tidy[label] += got["tidy"]  # type: ignore[arg-type]
-                route[label] += got["route"]  # type: ignore[arg-type]
-                spent = zip(got["route"], got["route_gc"], strict=True)  # type: ignore[call-overload]
+                times[label] += got["times"]
+                tidy[label] += got["tidy"]
+                route[label] += got["route"]
+                spent = zip(got["route"], got["route_gc"], strict=True)
                 bare[label] += [r - c for r, c in spent]
-                first[label] += got["first"]  # type: ignore[arg-type]
-                fails[label] += got["failed"]  # type: ignore[operator]
+                first[label] += got["first"]
+                fails[label] += got["failed"]
         print(f"  n={n}:")
         for label, _ in trees:
             note = f"moves {len(times[label])}, RoutingError {fails[label]}"

@@ -14,6 +14,7 @@ from typing import Any
 import engine
 import render
 from bot.i18n import t
+from render.view import View
 
 SIZE = 800  # at most, in pixels: sharp across a phone screen, a few dozen KB a picture
 
@@ -65,5 +66,5 @@ def picture(name: str, lang: str) -> bytes:
     """The example as PNG, with the game's title and numbered players in ``lang``."""
     g = game(name)
     names = [t(lang, "rules.player", n=i + 1) for i in range(g.players)]
-    view = {"lang": lang, "title": t(lang, f"game.{g.kind}"), "players": names, "size": SIZE}
+    view: View = {"lang": lang, "title": t(lang, f"game.{g.kind}"), "players": names, "size": SIZE}
     return render.board_png(g, view)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -56,79 +57,29 @@ class Settings:
             value = env.get(name, "").strip()
             return value or None
 
-        token = get("TELEGRAM_BOT_TOKEN")
-        if token is None and need_token:
-            raise SettingsError("TELEGRAM_BOT_TOKEN is not set (get one from @BotFather)")
-        if token is not None and not _TOKEN.match(token):
-            raise SettingsError("TELEGRAM_BOT_TOKEN does not look like a bot token (123:ABC…)")
-
-        api_url = (get("TELEGRAM_API_URL") or TELEGRAM_API).rstrip("/")
-        if api_url.endswith("/bot"):
-            api_url = api_url[: -len("/bot")]
-        _require_url("TELEGRAM_API_URL", api_url, ("http", "https"))
-
+        token = _token(get, need_token)
+        api_url = _api_url(get)
         redis_url = get("REDIS_URL") or "redis://localhost:6379/0"
         if not redis_url.startswith("memory://"):
             _require_url("REDIS_URL", redis_url, ("redis", "rediss", "unix"))
-
-        webhook_url = get("WEBHOOK_URL")
-        webhook_secret = get("WEBHOOK_SECRET")
-        if webhook_url is not None:
-            _require_url("WEBHOOK_URL", webhook_url, ("https", "http"))
-            if webhook_secret is None:
-                raise SettingsError("WEBHOOK_SECRET must be set when WEBHOOK_URL is set")
-        if webhook_secret is not None and not _SECRET.match(webhook_secret):
-            raise SettingsError("WEBHOOK_SECRET must be 1–256 characters of A-Z, a-z, 0-9, _ and -")
+        webhook_url, webhook_secret = _webhook(get)
 
         port_text = get("PORT") or "8080"
         if not port_text.isdigit() or not 0 < int(port_text) < 65536:
             raise SettingsError(f"PORT must be a number from 1 to 65535, not {port_text!r}")
+        log_level = _one_of("LOG_LEVEL", (get("LOG_LEVEL") or "INFO").upper(), LOG_LEVELS)
+        language = _one_of("DEFAULT_LANGUAGE", (get("DEFAULT_LANGUAGE") or "en").lower(), LANGUAGES)
 
-        log_level = (get("LOG_LEVEL") or "INFO").upper()
-        if log_level not in LOG_LEVELS:
-            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
-
-        language = (get("DEFAULT_LANGUAGE") or "en").lower()
-        if language not in LANGUAGES:
-            raise SettingsError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
-
-        scale_text = get("AI_TIME_SCALE") or "1"
-        try:
-            ai_time_scale = float(scale_text)
-        except ValueError:
-            ai_time_scale = -1.0
-        if not 0 < ai_time_scale <= 10:
-            raise SettingsError(
-                f"AI_TIME_SCALE must be a number above 0 and up to 10, not {scale_text!r}"
-            )
-
-        rate_text = get("GROUP_EDITS_PER_MINUTE") or "20"
-        try:
-            group_rate = float(rate_text)
-        except ValueError:
-            group_rate = 0.0
-        if group_rate <= 0:
-            raise SettingsError(
-                f"GROUP_EDITS_PER_MINUTE must be a positive number, not {rate_text!r}"
-            )
-
-        overall_text = get("MESSAGES_PER_SECOND") or "30"
-        try:
-            overall_rate = float(overall_text)
-        except ValueError:
-            overall_rate = 0.0
-        if overall_rate <= 0:
-            raise SettingsError(
-                f"MESSAGES_PER_SECOND must be a positive number, not {overall_text!r}"
-            )
-
-        show_text = get("AI_SHOW_AFTER") or "0.6"
-        try:
-            ai_show_after = float(show_text)
-        except ValueError:
-            ai_show_after = -1.0
-        if not 0 <= ai_show_after <= 3600:
-            raise SettingsError(f"AI_SHOW_AFTER must be a number of seconds, not {show_text!r}")
+        ai_time_scale = _number(
+            get, "AI_TIME_SCALE", "1", lambda x: 0 < x <= 10, "a number above 0 and up to 10"
+        )
+        group_rate = _number(get, "GROUP_EDITS_PER_MINUTE", "20", _positive, "a positive number")
+        overall_rate = _number(get, "MESSAGES_PER_SECOND", "30", _positive, "a positive number")
+        ai_show_after = _number(
+            get, "AI_SHOW_AFTER", "0.6", lambda x: 0 <= x <= 3600, "a number of seconds"
+        )
+        lobby_timeout = _hours(get, "LOBBY_TIMEOUT_HOURS", 6) * 3600
+        idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
 
         cores = min(2, os.cpu_count() or 1)
         workers_text = get("ROUTE_WORKERS") or str(cores)
@@ -136,13 +87,9 @@ class Settings:
             raise SettingsError(
                 f"ROUTE_WORKERS must be a number of processes from 0 to 64, not {workers_text!r}"
             )
-
         warm_text = get("WARM_WORKERS") or "1"
         if warm_text not in ("0", "1"):
             raise SettingsError(f"WARM_WORKERS must be 1 or 0, not {warm_text!r}")
-
-        lobby_timeout = _hours(get, "LOBBY_TIMEOUT_HOURS", 6) * 3600
-        idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
 
         storage_text = get("STORAGE_CHAT_ID") or ""
         try:
@@ -173,17 +120,65 @@ class Settings:
         )
 
 
-def _hours(get: Callable[[str], str | None], name: str, default: float) -> float:
-    text = get(name)
-    if text is None:
-        return default
+Getter = Callable[[str], str | None]  # a variable's value, None when unset or blank
+
+
+def _token(get: Getter, need_token: bool) -> str | None:
+    token = get("TELEGRAM_BOT_TOKEN")
+    if token is None and need_token:
+        raise SettingsError("TELEGRAM_BOT_TOKEN is not set (get one from @BotFather)")
+    if token is not None and not _TOKEN.match(token):
+        raise SettingsError("TELEGRAM_BOT_TOKEN does not look like a bot token (123:ABC…)")
+    return token
+
+
+def _api_url(get: Getter) -> str:
+    api_url = (get("TELEGRAM_API_URL") or TELEGRAM_API).rstrip("/")
+    if api_url.endswith("/bot"):
+        api_url = api_url[: -len("/bot")]
+    _require_url("TELEGRAM_API_URL", api_url, ("http", "https"))
+    return api_url
+
+
+def _webhook(get: Getter) -> tuple[str | None, str | None]:
+    """The webhook's URL and secret: both or neither."""
+    webhook_url = get("WEBHOOK_URL")
+    webhook_secret = get("WEBHOOK_SECRET")
+    if webhook_url is not None:
+        _require_url("WEBHOOK_URL", webhook_url, ("https", "http"))
+        if webhook_secret is None:
+            raise SettingsError("WEBHOOK_SECRET must be set when WEBHOOK_URL is set")
+    if webhook_secret is not None and not _SECRET.match(webhook_secret):
+        raise SettingsError("WEBHOOK_SECRET must be 1–256 characters of A-Z, a-z, 0-9, _ and -")
+    return webhook_url, webhook_secret
+
+
+def _one_of(name: str, value: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise SettingsError(f"{name} must be one of {', '.join(choices)}")
+    return value
+
+
+def _positive(x: float) -> bool:
+    return x > 0
+
+
+def _number(get: Getter, name: str, default: str, ok: Callable[[float], bool], must: str) -> float:
+    """A number setting; text that is no number (or NaN) fails ``ok`` like one out of range."""
+    text = get(name) or default
     try:
         value = float(text)
     except ValueError:
-        value = -1
-    if not 0 < value <= 24 * 365:
-        raise SettingsError(f"{name} must be a number of hours above 0, not {text!r}")
+        value = math.nan
+    if not ok(value):
+        raise SettingsError(f"{name} must be {must}, not {text!r}")
     return value
+
+
+def _hours(get: Getter, name: str, default: float) -> float:
+    return _number(
+        get, name, str(default), lambda x: 0 < x <= 24 * 365, "a number of hours above 0"
+    )
 
 
 def _require_url(name: str, value: str, schemes: tuple[str, ...]) -> None:

@@ -12,7 +12,7 @@ import os
 import time
 from typing import Any
 
-from PIL import Image
+from PIL import _imaging as pillow_core  # Image.core, which Image does not re-export
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ def keep_buffers() -> None:
     picture took some 700 page faults (~1.2 µs each here: 0.8 ms of a picture's 10). Kept on
     the heap, the pages are reused: 79,000 faults over 150 Рассада taps became 8,000. Where
     the C library is not glibc, only Pillow's part applies."""
-    Image.core.set_blocks_max(PILLOW_BLOCKS)
+    pillow_core.set_blocks_max(PILLOW_BLOCKS)
     try:
         mallopt = ctypes.CDLL(None).mallopt
     except AttributeError:

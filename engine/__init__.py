@@ -7,6 +7,9 @@ besides moves, AI levels: :mod:`engine.facts`); ``engine.choose_move(game, level
 time_limit)`` asks any game's AI for a move.
 """
 
+from typing import Any, Literal, overload
+
+from engine import core
 from engine.core import (
     END_REASONS,
     GAMES,
@@ -14,6 +17,7 @@ from engine.core import (
     BadOptions,
     BadRecord,
     ChooseMove,
+    EndReason,
     EngineError,
     Game,
     GameOver,
@@ -25,7 +29,6 @@ from engine.core import (
     facts_of,
     game_class,
     load,
-    new,
     random_playout,
     read_record,
     read_text_record,
@@ -53,6 +56,7 @@ __all__ = [
     "BadOptions",
     "BadRecord",
     "ChooseMove",
+    "EndReason",
     "EngineError",
     "Extra",
     "Game",
@@ -80,4 +84,18 @@ __all__ = [
 ]
 
 # Importing the game packages registers them (kept last: they import from engine.core).
-from engine import boxes, dots, sprouts  # noqa: F401
+from engine import boxes, dots, sprouts
+
+
+@overload
+def new(kind: Literal["dots"], **options: Any) -> dots.Game: ...
+@overload
+def new(kind: Literal["boxes"], **options: Any) -> boxes.Game: ...
+@overload
+def new(kind: Literal["sprouts"], **options: Any) -> sprouts.Game: ...
+@overload
+def new(kind: str, **options: Any) -> Game[Any]: ...
+def new(kind: str, **options: Any) -> Game[Any]:
+    """:func:`engine.core.new`, typed by kind: to mypy ``new("dots")`` is a Dots game (with
+    its board API), a kind only known at run time the shared :class:`Game`."""
+    return core.new(kind, **options)

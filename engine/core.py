@@ -13,7 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, Self, TypeVar, get_args
 
 from engine.facts import GameFacts
 
@@ -63,8 +63,10 @@ class UnknownLevel(EngineError, ValueError):
     """An AI level that the game's facts do not offer."""
 
 
-# How a game ended. "end" is the natural end by the rules (board full, no move left…).
-END_REASONS = ("end", "resign", "time", "agreement", "stop", "ground")
+# How a game ended. "end" is the natural end by the rules (board full, no move left…). The
+# same strings are stored ("r" of a result record) and name the translations ("end.<reason>").
+EndReason = Literal["end", "resign", "time", "agreement", "stop", "ground"]
+END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,7 @@ class GameResult:
 
     scores: tuple[int, ...]
     winner: int | None
-    reason: str = "end"
+    reason: EndReason = "end"
     loser: int | None = None  # who resigned or ran out of time, when that ended the game
     winners: tuple[int, ...] = ()  # filled in from ``winner`` when that is given
 
@@ -122,7 +124,7 @@ class GameResult:
             raise BadRecord(f"bad result record: {e}") from e
 
     @staticmethod
-    def by_scores(scores: Sequence[int], reason: str = "end") -> GameResult:
+    def by_scores(scores: Sequence[int], reason: EndReason = "end") -> GameResult:
         """The player with the strictly highest score wins. A top score shared by some of
         three or four players makes them joint winners; shared by all (or by both of two),
         a draw."""
@@ -312,7 +314,7 @@ class Game(ABC, Generic[MoveT]):
             raise BadRecord(f"not a {cls.kind} record")
         return game
 
-    def _forfeit(self, player: int, reason: str) -> GameResult:
+    def _forfeit(self, player: int, reason: EndReason) -> GameResult:
         scores = self.scores
         others = [i for i in range(self.players) if i != player]
         best = max(others, key=lambda i: scores[i])
@@ -325,6 +327,7 @@ class Game(ABC, Generic[MoveT]):
 GAMES: dict[str, type[Game[Any]]] = {}
 
 GameT = TypeVar("GameT", bound=type[Game[Any]])
+PlayedT = TypeVar("PlayedT", bound=Game[Any])  # random_playout hands back the game it was given
 
 
 def register(cls: GameT) -> GameT:
@@ -375,12 +378,12 @@ def load(data: dict[str, Any]) -> Game[Any]:
 
 
 def random_playout(
-    game: Game[Any],
+    game: PlayedT,
     rng: random.Random,
     *,
     max_moves: int | None = None,
-    on_move: Callable[[Game[Any], Any], None] | None = None,
-) -> Game[Any]:
+    on_move: Callable[[PlayedT, Any], None] | None = None,
+) -> PlayedT:
     """Play uniformly random legal moves until the end (or ``max_moves``); for tests and bench."""
     n = 0
     while not game.over and (max_moves is None or n < max_moves):

@@ -190,9 +190,7 @@ class BotApi:
 
     def _markup(self, params: Params) -> dict[str, Any] | None:
         markup = params.json("reply_markup")
-        if markup is not None:
-            check_inline_keyboard(markup)
-        return markup
+        return None if markup is None else check_inline_keyboard(markup)
 
     def _text(self, params: Params, name: str = "text") -> tuple[str, list[dict[str, Any]]]:
         text, entities = parse(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from typing import Any
 
 from playground.limits import bad_request, utf16_len
@@ -75,27 +76,35 @@ def parse_html(source: str) -> tuple[str, list[Entity]]:
                 entity["length"] = length - start
                 entities.append(entity)
         else:
-            found = {a: b or c or d for a, b, c, d in _ATTR.findall(attrs)}
-            entity = {"type": _HTML_TAGS[name], "offset": length}
-            if name == "a":
-                entity["url"] = found.get("href", "")
-            elif name == "span" and found.get("class") != "tg-spoiler":
-                raise _fail(f'Tag "span" must have class "tg-spoiler" at byte offset {offset}')
-            elif name == "blockquote" and "expandable" in attrs:
-                entity["type"] = "expandable_blockquote"
-            elif name == "code" and stack and stack[-1][0] == "pre":
-                lang = found.get("class", "")
-                if lang.startswith("language-"):
-                    stack[-1][2]["language"] = lang[len("language-") :]
-                entity = {}
-            elif name == "tg-emoji":
-                entity["custom_emoji_id"] = found.get("emoji-id", "")
-            stack.append((name, length, entity))
+            stack.append((name, length, _start_entity(name, attrs, length, offset, stack)))
         pos = m.end()
     if stack:
         raise _fail(f'Can\'t find end tag corresponding to start tag "{stack[-1][0]}"')
     entities.sort(key=lambda e: (e["offset"], -e["length"]))
     return "".join(out), entities
+
+
+def _start_entity(
+    name: str, attrs: str, length: int, offset: int, stack: list[tuple[str, int, Entity]]
+) -> Entity:
+    """The entity a start tag opens; {} for a <code> inside <pre>, which only names the
+    <pre>'s language."""
+    found = {a: b or c or d for a, b, c, d in _ATTR.findall(attrs)}
+    entity: Entity = {"type": _HTML_TAGS[name], "offset": length}
+    if name == "a":
+        entity["url"] = found.get("href", "")
+    elif name == "span" and found.get("class") != "tg-spoiler":
+        raise _fail(f'Tag "span" must have class "tg-spoiler" at byte offset {offset}')
+    elif name == "blockquote" and "expandable" in attrs:
+        entity["type"] = "expandable_blockquote"
+    elif name == "code" and stack and stack[-1][0] == "pre":
+        lang = found.get("class", "")
+        if lang.startswith("language-"):
+            stack[-1][2]["language"] = lang[len("language-") :]
+        entity = {}
+    elif name == "tg-emoji":
+        entity["custom_emoji_id"] = found.get("emoji-id", "")
+    return entity
 
 
 _MD2_RESERVED = set("_*[]()~`>#+-=|{}.!")
@@ -161,33 +170,42 @@ def parse_markdown_v2(source: str) -> tuple[str, list[Entity]]:
             close()
             i = end + 1
             continue
-        for mark, kind in _MD2_MARKS:
-            if not source.startswith(mark, i):
-                continue
-            i += len(mark)
-            if stack and stack[-1]["type"] == kind:
-                close()
-                break
-            stack.append({"type": kind, "offset": length, "_at": byte_at})
-            if kind == "pre":
-                newline = source.find("\n", i)
-                lang = source[i:newline] if newline >= 0 else ""
-                if lang and not any(ch.isspace() or ch == "`" for ch in lang):
-                    stack[-1]["language"] = lang
-                    i = newline + 1
-            break
-        else:
-            if c in _MD2_RESERVED:
-                raise _fail(
-                    f"Character '{c}' is reserved and must be escaped with the preceding '\\'"
-                )
-            emit(c)
-            i += 1
+        after = _md2_mark(source, i, stack, length, byte_at, close)
+        if after >= 0:
+            i = after
+            continue
+        if c in _MD2_RESERVED:
+            raise _fail(f"Character '{c}' is reserved and must be escaped with the preceding '\\'")
+        emit(c)
+        i += 1
     if stack:
         name = _ENTITY_NAMES[stack[-1]["type"]]
         raise _fail(f"Can't find end of {name} entity at byte offset {stack[-1]['_at']}")
     entities.sort(key=lambda e: (e["offset"], -e["length"]))
     return "".join(out), entities
+
+
+def _md2_mark(
+    source: str, i: int, stack: list[Entity], length: int, byte_at: int, close: Callable[[], None]
+) -> int:
+    """At a formatting mark: close its open entity or open one (a ``pre`` with its language);
+    the index after the mark, or -1 when no mark starts at ``i``."""
+    for mark, kind in _MD2_MARKS:
+        if not source.startswith(mark, i):
+            continue
+        i += len(mark)
+        if stack and stack[-1]["type"] == kind:
+            close()
+            return i
+        stack.append({"type": kind, "offset": length, "_at": byte_at})
+        if kind == "pre":
+            newline = source.find("\n", i)
+            lang = source[i:newline] if newline >= 0 else ""
+            if lang and not any(ch.isspace() or ch == "`" for ch in lang):
+                stack[-1]["language"] = lang
+                i = newline + 1
+        return i
+    return -1
 
 
 _MD1 = re.compile(

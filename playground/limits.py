@@ -101,12 +101,13 @@ _BUTTON_ACTIONS = (
 )
 
 
-def check_inline_keyboard(markup: Any) -> None:
-    """Validate an ``InlineKeyboardMarkup`` the way Telegram does before it stores it."""
+def check_inline_keyboard(markup: object) -> dict[str, Any]:
+    """Validate an ``InlineKeyboardMarkup`` the way Telegram does before it stores it; the
+    markup back, as the JSON object it has been checked to be."""
     if not isinstance(markup, dict):
         raise bad_request("can't parse reply keyboard markup JSON object")
     if "inline_keyboard" not in markup:
-        return  # reply keyboards, ForceReply and ReplyKeyboardRemove carry no inline buttons
+        return markup  # reply keyboards, ForceReply and ReplyKeyboardRemove carry no inline buttons
     rows = markup["inline_keyboard"]
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
         raise bad_request(
@@ -132,6 +133,7 @@ def check_inline_keyboard(markup: Any) -> None:
                 not isinstance(url, str) or ("://" not in url and not url.startswith("tg:"))
             ):
                 raise bad_request("BUTTON_URL_INVALID")
+    return markup
 
 
 def check_photo_dimensions(width: int, height: int, size: int) -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import io
 from importlib import import_module
-from typing import Any
 
 from PIL import Image
 
 from render.common import PALETTE
+from render.view import Shown, View
 
 REPLAY_SIZE = 800  # long side of the frames unless the view asks otherwise
 MAX_FRAMES = 160  # more moves than this: frames every k-th move
@@ -45,16 +45,15 @@ def durations(n: int) -> list[int]:
     return [FIRST_MS] + [step] * (n - 2) + [LAST_MS]
 
 
-def replay_gif(game: Any, *, view: dict[str, Any] | None = None) -> bytes:
+def replay_gif(game: Shown, *, view: View | None = None) -> bytes:
     """The game from its first position to now as an animated GIF (at most 5 MB).
 
     Uses ``game.snapshots()``, which yields the game at each ply (one object advanced step
     by step, so each position is drawn as soon as it is yielded)."""
-    view = dict(view or {})
-    view.setdefault("size", REPLAY_SIZE)
+    full: View = {"size": REPLAY_SIZE, **(view or {})}
     cap = MAX_FRAMES
     while True:
-        data = _encode(game, view, cap)
+        data = _encode(game, full, cap)
         if len(data) <= MAX_BYTES:
             return data
         if cap <= 8:
@@ -62,7 +61,7 @@ def replay_gif(game: Any, *, view: dict[str, Any] | None = None) -> bytes:
         cap //= 2
 
 
-def _encode(game: Any, view: dict[str, Any], cap: int) -> bytes:
+def _encode(game: Shown, view: View, cap: int) -> bytes:
     module = import_module(f"render.{game.kind}")
     draw = module.board_image
     if hasattr(module, "replay_view"):

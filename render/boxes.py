@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.boxes import Game as BoxesGame
+from engine.boxes import Move
 from render.common import (
     GRID,
     INK,
@@ -24,6 +25,7 @@ from render.common import (
     PLAYER,
     PLAYER_DARK,
     Header,
+    Sprite,
     body_ramp,
     body_sprite,
     color,
@@ -42,6 +44,7 @@ from render.common import (
     tint_lut,
 )
 from render.strings import lang_of, say
+from render.view import View
 
 BOX_ALPHA = 0.30  # how much of the owner's colour a taken box gets
 HALO = mix(PAPER, INK, 0.3)  # a pencil shadow under the last turn's lines
@@ -99,7 +102,7 @@ def _overhang(cell: int, u: float) -> int:
     return min(cell // 2, round(36 * u))
 
 
-def layout(game: Any, view: dict[str, Any] | None = None) -> Layout:
+def layout(game: BoxesGame, view: View | None = None) -> Layout:
     """The geometry of ``game``'s picture for ``view`` (tests use it to find pixels)."""
     size, _ = scale_of(view or {})
     return _layout(game.rows, game.cols, size)
@@ -115,7 +118,7 @@ def _dots(mask: tuple[str, ...]) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-def _dot_sprite(lay: Layout) -> Any:
+def _dot_sprite(lay: Layout) -> Sprite:
     r = lay.dot_radius
     return body_sprite("circle", r, r, PAPER, INK, INK)
 
@@ -173,12 +176,12 @@ def initials(names: list[str]) -> list[str]:
 # -- drawing --------------------------------------------------------------------------------
 
 
-def board_png(game: Any, view: dict[str, Any]) -> bytes:
+def board_png(game: BoxesGame, view: View) -> bytes:
     """The Dots and Boxes board as PNG bytes."""
     return png(board_image(game, view))
 
 
-def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
+def board_image(game: BoxesGame, view: View) -> Image.Image:
     view = view or {}
     lang = lang_of(view)
     lay = layout(game, view)
@@ -210,7 +213,7 @@ def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
     return img
 
 
-def _ends(lay: Layout, m: Any) -> list[tuple[int, int]]:
+def _ends(lay: Layout, m: Move) -> list[tuple[int, int]]:
     if m.orient == "h":
         return [lay.xy(m.r, m.c), lay.xy(m.r, m.c + 1)]
     return [lay.xy(m.r, m.c), lay.xy(m.r + 1, m.c)]
@@ -236,8 +239,8 @@ def _draw_box(img: Image.Image, lay: Layout, r: int, c: int, owner: int, letter:
 def _draw_guides(
     img: Image.Image,
     lay: Layout,
-    game: Any,
-    lines: dict[Any, int],
+    game: BoxesGame,
+    lines: dict[Move, int],
     taken: dict[tuple[int, int], int],
 ) -> None:
     """What the keyboard offers: the free lines dashed, the open boxes named."""
@@ -268,7 +271,7 @@ def _guide(lay: Layout, orient: str) -> tuple[tuple[int, int], Image.Image, Imag
     return (-pad, -pad), Image.new("L", size, color(mix(PAPER, MUTED, 0.55))), mask
 
 
-def _header(game: Any, view: dict[str, Any], lang: str) -> Header:
+def _header(game: BoxesGame, view: View, lang: str) -> Header:
     turn = game.last_turn
     last = None
     if turn:

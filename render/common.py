@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from engine.core import GameResult
 from render.strings import say
+from render.view import Shown, View
 
 _fast_zlib: ModuleType | None
 try:  # ISA-L deflate: several times faster than zlib (see png())
@@ -411,7 +412,7 @@ class Header:
 HEADER_HEIGHT = 178  # at the reference size
 
 
-def scale_of(view: dict[str, Any]) -> tuple[int, float]:
+def scale_of(view: View) -> tuple[int, float]:
     """The picture's long side from the view (clamped) and its scale against 1280 px."""
     size = view.get("size", DEFAULT_SIZE)
     if not isinstance(size, int) or isinstance(size, bool):
@@ -440,7 +441,7 @@ def printable(text: str) -> str:
     return " ".join("".join(kept).split())
 
 
-def player_names(view: dict[str, Any], lang: str, n: int) -> list[str]:
+def player_names(view: View, lang: str, n: int) -> list[str]:
     """The seats' display names from the view, "Player k" for any that are missing (or
     would be empty once emoji are dropped)."""
     given = view.get("players")
@@ -452,10 +453,9 @@ def player_names(view: dict[str, Any], lang: str, n: int) -> list[str]:
     ]
 
 
-def result_text(game: Any, names: Sequence[str], lang: str, with_score: bool) -> str:
+def result_text(r: GameResult, names: Sequence[str], lang: str, with_score: bool) -> str:
     """ "Alice wins · 12 : 7 · Bob resigned" (or "Alice and Bob win · 3 : 3 : 0 : 0") from
-    the game's result."""
-    r = game.result
+    a game's result."""
     if len(r.winners) > 1:
         won = [names[i] for i in r.winners]
         both = say(lang, "and", a=", ".join(won[:-1]), b=won[-1])
@@ -472,8 +472,8 @@ def result_text(game: Any, names: Sequence[str], lang: str, with_score: bool) ->
 
 
 def make_header(
-    game: Any,
-    view: dict[str, Any],
+    game: Shown,
+    view: View,
     lang: str,
     *,
     title: str,
@@ -490,8 +490,8 @@ def make_header(
     final = game.over
     if isinstance(view.get("status"), str) and view["status"]:
         status = printable(view["status"]) or view["status"]
-    elif final:
-        status = result_text(game, names, lang, scores)
+    elif game.result is not None:
+        status = result_text(game.result, names, lang, scores)
     else:
         status = playing or say(lang, "to_move", name=names[game.turn])
     t = view.get("title")

@@ -10,12 +10,14 @@ That is five whole-image operations whatever the number of dots.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
+from engine.dots import Cell
+from engine.dots import Game as DotsGame
 from engine.recent import Recent
 from render.common import (
     GRID,
@@ -45,6 +47,7 @@ from render.common import (
     tint_lut,
 )
 from render.strings import lang_of, say
+from render.view import View
 
 SHAPES = ("circle", "square")  # player 0, player 1
 FILL_ALPHA = (0.30, 0.24)  # captured-area tint per owner (blue is darker, so less of it)
@@ -107,7 +110,7 @@ def _label_px(step: int, u: float) -> int:
     return max(9, min(round(0.52 * step), round(26 * u)))
 
 
-def layout(game: Any, view: dict[str, Any] | None = None) -> Layout:
+def layout(game: DotsGame, view: View | None = None) -> Layout:
     """The geometry of ``game``'s picture for ``view`` (tests use it to find pixels)."""
     size, _ = scale_of(view or {})
     return _layout(game.width, game.height, size)
@@ -221,12 +224,12 @@ def _dot_luts() -> tuple[tuple[int, ...], tuple[int, ...]]:
 # -- drawing --------------------------------------------------------------------------------
 
 
-def board_png(game: Any, view: dict[str, Any]) -> bytes:
+def board_png(game: DotsGame, view: View) -> bytes:
     """The Точки board as PNG bytes."""
     return png(board_image(game, view))
 
 
-def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
+def board_image(game: DotsGame, view: View) -> Image.Image:
     """The picture as an index image (see :mod:`render.common`); replays reuse it."""
     view = view or {}
     lang = lang_of(view)
@@ -256,12 +259,12 @@ class Bodies:
     REACH = 4  # how many new dots may be stamped onto an earlier board
 
     def __init__(self) -> None:
-        self._boards: Recent[Any, Image.Image] = Recent(self.SIZE)
+        self._boards: Recent[tuple[Head, Points], Image.Image] = Recent(self.SIZE)
 
     def clear(self) -> None:
         self._boards.clear()
 
-    def body(self, lay: Layout, game: Any) -> Image.Image:
+    def body(self, lay: Layout, game: DotsGame) -> Image.Image:
         t = territory(game)
         dots = _dot_points(game)
         head = (lay, t, game.stop_ply if game.stopped_by is not None else None)
@@ -300,7 +303,10 @@ class Territory:
     bases: tuple[tuple[int, Points], ...]
 
 
-def territory(game: Any) -> Territory:
+Head = tuple[Layout, Territory, int | None]  # the layout, territory and STOP ply of a board
+
+
+def territory(game: DotsGame) -> Territory:
     z = game.zone
     return Territory(
         None if z is None else (z.x, z.y, z.width, z.height),
@@ -325,7 +331,7 @@ def _territory(lay: Layout, t: Territory) -> Image.Image:
     return img
 
 
-def _header(game: Any, view: dict[str, Any], lang: str) -> Header:
+def _header(game: DotsGame, view: View, lang: str) -> Header:
     last = game.last_move
     name = player_names(view, lang, game.players)[game.turn]
     playing = None
@@ -411,13 +417,13 @@ def _draw_base(draw: ImageDraw.ImageDraw, lay: Layout, owner: int, ring: Points)
         dashed(draw, a, b, fill, width, lay.step * 0.3, lay.step * 0.18)
 
 
-def _dot_points(game: Any) -> tuple[tuple[int, int], ...]:
+def _dot_points(game: DotsGame) -> tuple[tuple[int, int], ...]:
     """Every dot in the order placed: the starting cross (not moves), then the moves."""
     cross = [(x, y) for x, y, _ in game.cross_points()]
     return tuple(cross + [(m.x, m.y) for m in game.moves])
 
 
-def _dot_code(cell: Any) -> int:
+def _dot_code(cell: Cell) -> int:
     """What a point shows (see LIVE, CAPTURED, HOME); 0 for no dot."""
     p = cell.dot
     if p is None:
@@ -427,7 +433,7 @@ def _dot_code(cell: Any) -> int:
     return HOME + p if cell.area == p else CAPTURED + p
 
 
-def _draw_dots(img: Image.Image, lay: Layout, game: Any, dots: Any) -> None:
+def _draw_dots(img: Image.Image, lay: Layout, game: DotsGame, dots: Points) -> None:
     cols = lay.cols
     codes = bytearray(cols * lay.rows)
     for x, y in dots:
@@ -455,7 +461,7 @@ def _stamp(img: Image.Image, lay: Layout, x: int, y: int, code: int) -> None:
         img.paste(tile, (lay.bx + x * lay.step, lay.by + y * lay.step), mask)
 
 
-def _draw_window(draw: ImageDraw.ImageDraw, lay: Layout, window: Any) -> None:
+def _draw_window(draw: ImageDraw.ImageDraw, lay: Layout, window: Sequence[int]) -> None:
     """The keyboard's viewport: ``[x0, y0, w, h]`` in points, y from the top."""
     try:
         x0, y0, w, h = (int(v) for v in window)

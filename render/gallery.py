@@ -15,12 +15,15 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from PIL import Image
 
 import engine
 import render
+from engine.boxes import Game as BoxesGame
+from engine.dots import Game as DotsGame
+from render.view import View
 
 NAMES = {
     "ru": ["Алиса", "Борис", "Вера", "Глеб"],
@@ -28,14 +31,16 @@ NAMES = {
 }
 PHONE_WIDTH = 400
 
-Picture = tuple[str, Any, dict[str, Any]]  # file stem, game, view
+Picture = tuple[str, engine.Game[Any], View]  # file stem, game, view
 
 
-def _view(lang: str, n: int, **extra: Any) -> dict[str, Any]:
-    return {"lang": lang, "players": NAMES[lang][:n], **extra}
+def _view(language: str, n: int, **extra: Unpack[View]) -> View:
+    view: View = {"lang": language, "players": NAMES[language][:n]}
+    view.update(extra)
+    return view
 
 
-def _dots_ai(g: Any, moves: int, seed: int) -> Any:
+def _dots_ai(g: DotsGame, moves: int, seed: int) -> DotsGame:
     from engine.dots import ai
 
     for i in range(moves):
@@ -45,7 +50,7 @@ def _dots_ai(g: Any, moves: int, seed: int) -> Any:
     return g
 
 
-def _boxes_ai(g: Any, moves: int | None, seed: int) -> Any:
+def _boxes_ai(g: BoxesGame, moves: int | None, seed: int) -> BoxesGame:
     from engine.boxes import ai
 
     i = 0

@@ -30,7 +30,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw
@@ -44,6 +43,7 @@ from render.common import (
     PAPER,
     PLAYER,
     PLAYER_DARK,
+    RGB,
     WHITE,
     Header,
     Sprite,
@@ -62,10 +62,12 @@ from render.common import (
     scale_of,
 )
 from render.strings import lang_of, say
+from render.view import DrawingLike, SpotLike, SproutsShown, View
 
 SUPERSAMPLE = 2
 PILLOW_THINNER = 0.3  # see _stroke_kernel
 Point = tuple[float, float]
+Line = np.ndarray | Sequence[Point]  # a polyline: an (n, 2) array or its points
 
 
 @dataclass(frozen=True)
@@ -126,12 +128,12 @@ class Fit:
         return (pts - (self.x0, self.y0)) * self.k + (self.ox, self.oy)
 
 
-def layout(game: Any, view: dict[str, Any] | None = None) -> tuple[Layout, Fit]:
+def layout(game: SproutsShown, view: View | None = None) -> tuple[Layout, Fit]:
     """The canvas and the drawing-to-pixel map of ``game``'s picture (tests use it)."""
     return _layout_of(game.drawing, view or {}, _curve_points(game.drawing)[0])
 
 
-def _layout_of(drawing: Any, view: dict[str, Any], curve_points: np.ndarray) -> tuple[Layout, Fit]:
+def _layout_of(drawing: DrawingLike, view: View, curve_points: np.ndarray) -> tuple[Layout, Fit]:
     """:func:`layout`, given the drawing's curve points (:func:`_curve_points`)."""
     size, _ = scale_of(view)
     pts = np.concatenate([_spot_points(drawing), curve_points])
@@ -145,7 +147,7 @@ def _layout_of(drawing: Any, view: dict[str, Any], curve_points: np.ndarray) -> 
     return lay, Fit(lay, pts)
 
 
-def replay_view(game: Any, view: dict[str, Any]) -> dict[str, Any]:
+def replay_view(game: SproutsShown, view: View) -> View:
     """The view for every frame of ``game``'s replay: the final drawing's extent, so that
     frames share one size and scale (its snapshots share the final geometry) and nothing
     moves or zooms from frame to frame."""
@@ -155,13 +157,13 @@ def replay_view(game: Any, view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "extent": [x0, y0, x1, y1]}
 
 
-def _spot_points(drawing: Any) -> np.ndarray:
+def _spot_points(drawing: DrawingLike) -> np.ndarray:
     """The spots' places, (n, 2)."""
     xy = itertools.chain.from_iterable((s.x, s.y) for s in drawing.spots)
     return np.fromiter(xy, dtype=float).reshape(-1, 2)
 
 
-def _curve_points(drawing: Any) -> tuple[np.ndarray, np.ndarray]:
+def _curve_points(drawing: DrawingLike) -> tuple[np.ndarray, np.ndarray]:
     """Every curve's points concatenated, (n, 2), and how many each curve has."""
     chain = itertools.chain.from_iterable
     curves = drawing.curves
@@ -243,7 +245,7 @@ def _arc(box: int, radius: float, width: float, start: float, end: float) -> Ima
 # -- curves ------------------------------------------------------------------------------------
 
 
-def _stroke_into(canvas: np.ndarray, lines: Sequence[Any], width: float, fg: Any) -> None:
+def _stroke_into(canvas: np.ndarray, lines: Sequence[Line], width: float, fg: RGB) -> None:
     """Anti-aliased polylines in one colour, round-capped and round-joined, straight into a
     picture's index array: each pixel's coverage is counted on four samples, then mapped
     through a colour ramp (:func:`render.sprouts_core.stroke`); ``lines`` are (n, 2) arrays
@@ -256,7 +258,7 @@ def _stroke_into(canvas: np.ndarray, lines: Sequence[Any], width: float, fg: Any
 NO_MASK = np.zeros((0, 0), dtype=np.uint8)
 
 
-def _polylines(lines: Sequence[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _polylines(lines: Sequence[Line]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The lines of two points or more, concatenated, with where each starts and ends."""
     arrays = [
         a for a in (np.asarray(ln, dtype=float).reshape(-1, 2) for ln in lines) if len(a) >= 2
@@ -275,7 +277,7 @@ def _stroke_kernel(
     starts: np.ndarray,
     ends: np.ndarray,
     width: float,
-    fg: Any,
+    fg: RGB,
 ) -> None:
     ss = SUPERSAMPLE
     # As the 2×-size Pillow layer these pictures were first drawn on: a sample sits in the
@@ -285,7 +287,7 @@ def _stroke_kernel(
 
 
 @lru_cache(maxsize=32)
-def _ramp(fg: Any) -> np.ndarray:
+def _ramp(fg: RGB) -> np.ndarray:
     """The palette index of a pixel with 0..4 samples covered: the colour ramp at the
     coverage a 2×2 box filter gives (0, 64, 128, 191, 255; any of them shows)."""
     style = ink(fg)
@@ -355,7 +357,7 @@ SAMPLE_TURN = math.radians(8)  # a rounded corner turns at most this much per sa
 # then strays under 0.25 px from the arc for radii up to 100 px)
 
 
-def smooth_curves(drawing: Any, room: Room) -> tuple[np.ndarray, ...]:
+def smooth_curves(drawing: DrawingLike, room: Room) -> tuple[np.ndarray, ...]:
     """Each curve of ``drawing`` smoothed, as a read-only (n, 2) array in drawing units;
     same ends, same first and last segment directions (cached per drawing)."""
     if not drawing.curves:
@@ -363,7 +365,7 @@ def smooth_curves(drawing: Any, room: Room) -> tuple[np.ndarray, ...]:
     return _smoothed(*(a.tobytes() for a in _sheet_arrays(drawing)), room)
 
 
-def _sheet_arrays(drawing: Any) -> tuple[np.ndarray, ...]:
+def _sheet_arrays(drawing: DrawingLike) -> tuple[np.ndarray, ...]:
     """What smoothing needs of a drawing: its curves' points and their counts, the spots,
     which spots are dead, and the spot at each end of each curve (-1: none)."""
     pts, sizes = _curve_points(drawing)
@@ -646,11 +648,13 @@ def _median(x: np.ndarray) -> float:
 
 def _length(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The length of vectors (x, y): np.hypot is several times slower."""
-    return np.sqrt(x * x + y * y)
+    arr: np.ndarray = np.sqrt(x * x + y * y)
+    return arr
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    arr: np.ndarray = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    return arr
 
 
 def _dashes(line: Sequence[Point] | np.ndarray, dash: float, gap: float) -> list[list[Point]]:
@@ -680,7 +684,9 @@ def _dashes(line: Sequence[Point] | np.ndarray, dash: float, gap: float) -> list
     return out
 
 
-def _newest(drawing: Any, pts: np.ndarray, sizes: np.ndarray) -> tuple[Any | None, list[int]]:
+def _newest(
+    drawing: DrawingLike, pts: np.ndarray, sizes: np.ndarray
+) -> tuple[SpotLike | None, list[int]]:
     """The spot the latest move created (the highest number) and the indices of the curves
     through it or ending at it (``pts``, ``sizes``: :func:`_curve_points`)."""
     spots = list(drawing.spots)
@@ -698,19 +704,19 @@ def _newest(drawing: Any, pts: np.ndarray, sizes: np.ndarray) -> tuple[Any | Non
 # The paper with the curves in ink (all but the newest), by their pixels: the previewed
 # move's picture and the board after it is played share it, and so do the places of one match
 # (their views differ only in the header). Pictures are drawn in worker threads.
-_inked: Recent[tuple[Any, ...], np.ndarray] = Recent(4)
+_inked: Recent[tuple[Layout, tuple[int, ...], bytes], np.ndarray] = Recent(4)
 
 
-def board_png(game: Any, view: dict[str, Any]) -> bytes:
+def board_png(game: SproutsShown, view: View) -> bytes:
     """The Sprouts drawing as PNG bytes."""
     return png_array(_board_array(game, view))
 
 
-def board_image(game: Any, view: dict[str, Any]) -> Image.Image:
+def board_image(game: SproutsShown, view: View) -> Image.Image:
     return Image.fromarray(_board_array(game, view))
 
 
-def _board_array(game: Any, view: dict[str, Any]) -> np.ndarray:
+def _board_array(game: SproutsShown, view: View) -> np.ndarray:
     """The picture as an index array, composed in numpy all through (Pillow draws only the
     header's strip): a Pillow image of the whole would be copied once more to be drawn on,
     and again to be encoded."""
@@ -757,7 +763,7 @@ def _board_array(game: Any, view: dict[str, Any]) -> np.ndarray:
     return canvas
 
 
-def _dashed_ring(canvas: np.ndarray, at: Point, radius: float, width: float, fg: Any) -> None:
+def _dashed_ring(canvas: np.ndarray, at: Point, radius: float, width: float, fg: RGB) -> None:
     """A dashed circle: the spot a previewed move would create."""
     cx, cy = at
     n = 12
@@ -769,7 +775,7 @@ def _dashed_ring(canvas: np.ndarray, at: Point, radius: float, width: float, fg:
     _stroke_into(canvas, lines, width, fg)
 
 
-def _preview(game: Any, move: Any) -> Any | None:
+def _preview(game: SproutsShown, move: object) -> SproutsShown | None:
     """The game after the candidate ``move``, played on a copy (None without a preview, or
     when the move cannot be played: the picture then shows the game as it is)."""
     if move is None or game.over:
@@ -782,7 +788,7 @@ def _preview(game: Any, move: Any) -> Any | None:
     return trial
 
 
-def _header(game: Any, view: dict[str, Any], lang: str) -> Header:
+def _header(game: SproutsShown, view: View, lang: str) -> Header:
     moves = game.moves
     opts = game.options
     title = f"{say(lang, 'game.sprouts')} · {say(lang, 'spots', n=opts.get('spots', '?'))}"

@@ -256,7 +256,7 @@ def pieces(
 
 
 @njit(cache=True, error_model="numpy")
-def near_pairs(
+def near_pairs(  # noqa: C901  numba-compiled kernel, kept flat
     mid: np.ndarray, half: np.ndarray, reach: np.ndarray, usual: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every pair of pieces with ``d = |mid[i] - mid[j]| <= half[i] + half[j] +
@@ -336,7 +336,8 @@ def point_seg_dist(qx: float, qy: float, ax: float, ay: float, bx: float, by: fl
     vx, vy = qx - ax, qy - ay
     t = min(max((ux * vx + uy * vy) / max(ux * ux + uy * uy, 1e-300), 0.0), 1.0)
     x, y = vx - ux * t, vy - uy * t
-    return np.sqrt(x * x + y * y)
+    got: float = np.sqrt(x * x + y * y)
+    return got
 
 
 @njit(cache=True, error_model="numpy")
@@ -360,7 +361,7 @@ def seg_dist(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> floa
 
 
 @njit(cache=True, error_model="numpy")
-def relax(
+def relax(  # noqa: C901  numba-compiled kernel, kept flat
     p: np.ndarray,
     move: np.ndarray,
     shift: np.ndarray,
@@ -505,9 +506,10 @@ def _home(
     """Whether ``spot`` is an end of the curve of point ``at``, no further along the curve
     than two rings' width: near its own spot a curve may run in (it ends there)."""
     e = curve[at]
-    return (ends[e, 0] == spot and from_start[at] < 2 * spot_apart) or (
+    near: bool = (ends[e, 0] == spot and from_start[at] < 2 * spot_apart) or (
         ends[e, 1] == spot and to_end[at] < 2 * spot_apart
     )
+    return near
 
 
 @njit(cache=True, error_model="numpy")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from render.view import View
+
 LANGS = ("ru", "en")
 
 WORDS: dict[str, dict[str, str]] = {
@@ -64,7 +66,7 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
-def lang_of(view: dict[str, Any]) -> str:
+def lang_of(view: View) -> str:
     """The view's language, English for anything unknown."""
     lang = view.get("lang")
     return lang if lang in WORDS else "en"

@@ -70,6 +70,13 @@ async def backoff(attempt: int, *, base: float = 0.001, cap: float = 0.02) -> No
     await asyncio.sleep(random.uniform(0, min(cap, base * (2**attempt))))
 
 
+def start_writes(pipe: Pipeline) -> None:
+    """End a watched body's reads: MULTI, after which the pipeline queues its commands.
+    redis-py leaves ``Pipeline.multi`` unannotated; this is its one typed door."""
+    multi: Callable[[], None] = pipe.multi
+    multi()
+
+
 async def watched(
     client: Redis,
     keys: list[str],
@@ -80,7 +87,7 @@ async def watched(
 ) -> T:
     """Run ``body`` in a WATCH/MULTI transaction on ``keys`` until EXEC goes through.
 
-    ``body`` reads with the pipeline in immediate mode, then calls ``pipe.multi()``, queues
+    ``body`` reads with the pipeline in immediate mode, then calls :func:`start_writes`, queues
     its writes and awaits ``pipe.execute()``. A change to a watched key by anyone else makes
     EXEC fail with nothing written; we pause and run ``body`` again from its reads.
     """

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 from urllib.parse import urlsplit, urlunsplit
 
 from redis import exceptions as rx
@@ -73,6 +73,16 @@ def drop_memory(name: str) -> None:
     _MEMORY_SERVERS.pop(name, None)
 
 
+class ClientOptions(TypedDict, total=False):
+    """:func:`redis_client`'s settings, as :func:`connect` passes them on."""
+
+    socket_timeout: float
+    connect_timeout: float
+    retries: int
+    max_connections: int
+    health_check_interval: int
+
+
 def redis_client(
     url: str,
     *,
@@ -108,7 +118,7 @@ async def connect(
     migrations: Migrations | None = None,
     clock: Callable[[], float] = time.time,
     check: bool = True,
-    **client_options: float,
+    **client_options: Unpack[ClientOptions],
 ) -> Store:
     """Open the store at ``url``; with ``check`` (default) fail now with
     :class:`~storage.errors.Unavailable` when the server does not answer."""
@@ -119,7 +129,7 @@ async def connect(
         client, backend = memory_client(url[len("memory://") :].strip("/")), "memory"
     elif scheme in ("redis", "rediss", "unix"):
         try:
-            client = redis_client(url, **client_options)  # type: ignore[arg-type]
+            client = redis_client(url, **client_options)
         except ValueError as e:
             raise BadURL(f"bad Redis URL {masked(url)!r}: {e}") from e
         backend = "redis"

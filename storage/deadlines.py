@@ -95,7 +95,7 @@ class Deadlines:
     @guarded
     async def when(self, match_id: str, kind: str = "clock") -> float | None:
         """The scheduled time (or the end of the current claim), None when not scheduled."""
-        return cast("float | None", await self._r.zscore(self._key, member(match_id, kind)))
+        return await self._r.zscore(self._key, member(match_id, kind))
 
     @guarded
     async def next_time(self) -> float | None:

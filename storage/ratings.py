@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from storage import glicko
-from storage._base import dumps, guarded, load_object, loads, watched
+from storage._base import dumps, guarded, load_object, loads, start_writes, watched
 from storage.config import Config
 from storage.errors import CorruptRecord, InvalidRecord
 from storage.keys import Keys, check_int_id, check_match_id, check_name
@@ -288,10 +288,11 @@ class Ratings:
                 for (i, uid), key, row in zip(humans, user_keys, rows, strict=True)
             ]
             outcome = _score(match_id, game, players, places, levels, is_rated, chat_id, now)
-            pipe.multi()
+            start_writes(pipe)
             memory = int(self._config.result_memory * 1000)
             pipe.set(result_key, dumps(outcome.to_json()), px=memory)
             for p in players:
+                # redis-py wants a Mapping keyed by str | bytes; a dict keyed by str is one
                 pipe.hset(p.key, mapping=p.writes)  # type: ignore[arg-type]
                 for chat in p.boards:
                     pipe.zadd(self._keys.board(game, chat), {str(p.user_id): p.board_score})

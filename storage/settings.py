@@ -15,7 +15,7 @@ from redis import exceptions as rx
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
-from storage._base import dumps, guarded, is_wrong_type, load_object, watched
+from storage._base import dumps, guarded, is_wrong_type, load_object, start_writes, watched
 from storage.config import Config
 from storage.errors import CorruptRecord, InvalidRecord, UnknownVersion
 
@@ -94,7 +94,7 @@ class SettingsStore:
                 new = await new
             if not isinstance(new, dict):
                 raise InvalidRecord(f"settings must be a dict, not {type(new).__name__}")
-            pipe.multi()
+            start_writes(pipe)
             pipe.hset(key, FIELD, dumps({"v": VERSION, "d": new}))
             await pipe.execute()
             return new

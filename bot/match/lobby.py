@@ -174,7 +174,7 @@ def rematch(old: Match, actor: Actor, match_id: str, now: float) -> Match:
         lang=old.lang,
         created=now,
         updated=now,
-        extra={k: v for k, v in old.extra.items() if k == "clock"},
+        extra={"clock": old.extra["clock"]} if "clock" in old.extra else {},
     )
     old.extra["rematch"] = match_id
     old.version += 1

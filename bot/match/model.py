@@ -8,16 +8,53 @@ UI cursors (the Dots keyboard window, a Sprouts selection in progress) change wi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict, cast, get_args
 
 import engine
 
 SCHEMA = 1
-STATUSES = ("lobby", "active", "finished")
+Status = Literal["lobby", "active", "finished"]
+STATUSES: tuple[Status, ...] = get_args(Status)
 
 
 class BadMatchRecord(ValueError):
     """A stored match that this version of the bot cannot read."""
+
+
+# The two small dicts of a record (its "x" and each place's "k") as TypedDicts: stored as they
+# were, written as dict literals as before, and mypy names a misspelt key or a wrong value.
+
+
+class Extra(TypedDict, total=False):
+    """Small per-feature state of a match."""
+
+    clock: int  # the move clock, seconds (none when 0 or missing)
+    draw: list[int]  # the seats that offered (then agreed to) a draw or an end by the scores
+    end_scores: bool  # the offer ends the game by the scores (Точки), not as a draw
+    stop_lead: int  # the bot's lead when it called STOP
+    stop_limit: float  # seconds the other player may go on alone after STOP
+    expired: float  # ``turn_since`` of the turn whose clock ran out
+    reminded: float  # ``turn_since`` of the turn the player was reminded of
+    pinged: float  # ``turn_since`` of the turn the player was pinged about
+    cancelled: bool  # the lobby was cancelled (or timed out)
+    ended: bool  # the ending (replay, record) has been sent
+    rematch: str  # the rematch's match id
+    rq: str  # the last request applied: the same again is AlreadyApplied, not stale
+    link: int  # started from a link challenge
+    tok: str  # the link challenge's token
+
+
+class Cursor(TypedDict, total=False):
+    """One place's keyboard state (changes without bumping the version)."""
+
+    w: list[int]  # the keyboard window's corner (Точки: x, y; Точки и квадраты: row, column)
+    map: int  # Точки: the keyboard shows the whole-board map
+    box: list[int]  # Точки и квадраты: the box whose four sides are shown (row, column)
+    a: int  # Рассада: the first spot chosen
+    b: int  # Рассада: the second spot chosen
+    i: int  # Рассада: which of the moves between a and b is previewed
+    confirm: list[Any]  # a question waiting for yes or no: [what, user]
+    menu: object  # a submenu open (older records; dropped on the next change)
 
 
 @dataclass
@@ -59,7 +96,7 @@ class Place:
     seat: int | None = None
     lang: str = "en"
     group: bool = False
-    cursor: dict[str, Any] = field(default_factory=dict)
+    cursor: Cursor = field(default_factory=lambda: Cursor())
     off: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -89,7 +126,7 @@ class Place:
             seat=d.get("s"),
             lang=d.get("l", "en"),
             group=bool(d.get("g")),
-            cursor=dict(d.get("k") or {}),
+            cursor=cast(Cursor, dict(d.get("k") or {})),  # read as stored, checked where used
             off=bool(d.get("o")),
         )
 
@@ -101,7 +138,7 @@ class Match:
     options: dict[str, Any]
     players: int
     seats: list[Seat] = field(default_factory=list)
-    status: str = "lobby"
+    status: Status = "lobby"
     version: int = 0
     places: list[Place] = field(default_factory=list)
     chat: int | None = None  # the chat the match was created in (None for inline-only)
@@ -110,7 +147,7 @@ class Match:
     created: float = 0.0
     updated: float = 0.0
     turn_since: float = 0.0  # when the player to move got the turn (clocks, reminders)
-    extra: dict[str, Any] = field(default_factory=dict)  # small per-feature state (offers…)
+    extra: Extra = field(default_factory=lambda: Extra())  # small per-feature state (offers…)
     state: dict[str, Any] | None = None  # the engine's to_json while no live game is attached
     _game: engine.Game[Any] | None = field(default=None, repr=False, compare=False)
 
@@ -213,7 +250,7 @@ class Match:
                 options=dict(d.get("opt") or {}),
                 players=int(d["np"]),
                 seats=[Seat.from_json(s) for s in d.get("seats", [])],
-                status=str(d["status"]),
+                status=cast(Status, str(d["status"])),  # checked below
                 version=int(d["version"]),
                 places=[Place.from_json(p) for p in d.get("places", [])],
                 chat=d.get("chat"),
@@ -222,7 +259,7 @@ class Match:
                 created=float(d.get("t0", 0.0)),
                 updated=float(d.get("t", 0.0)),
                 turn_since=float(d.get("tt", 0.0)),
-                extra=dict(d.get("x") or {}),
+                extra=cast(Extra, dict(d.get("x") or {})),  # as stored, as cursor above
                 state=d.get("game"),
             )
         except (KeyError, TypeError, ValueError) as e:

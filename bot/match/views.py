@@ -11,7 +11,7 @@ from bot.i18n import Text, t
 from bot.match import clocks, ui
 from bot.match.callback import maker
 from bot.match.model import Match, Place, Seat
-from bot.match.ui import Button, Keyboard
+from bot.match.ui import Button, Keyboard, PictureView
 
 # One marker per seat, the same hues as the pictures (Okabe–Ito: safe for colour-blind eyes).
 MARKS = ("🟠", "🔵", "🟢", "🟣")
@@ -22,7 +22,7 @@ CAPTION_LIMIT = 1024
 class PlaceView:
     caption: str
     keyboard: Keyboard
-    picture: dict[str, Any]
+    picture: PictureView
 
 
 def seat_name(seat: Seat, lang: str) -> str:
@@ -242,7 +242,7 @@ def _translate(rows: Keyboard, lang: str) -> Keyboard:
 
 def place_view(match: Match, place_index: int, now: float | None = None) -> PlaceView:
     place = match.places[place_index]
-    picture: dict[str, Any] = {"lang": place.lang}
+    picture: PictureView = {"lang": place.lang}
     if match.status == "active":
         picture.update(ui.get(match.kind).picture_view(match, place))
     return PlaceView(caption(match, place, now), keyboard(match, place_index), picture)

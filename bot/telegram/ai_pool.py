@@ -16,6 +16,7 @@ import render
 from bot.match.actions import AI_DONE, AI_STOP
 from bot.telegram import metrics
 from bot.telegram.workers import Workers
+from render.view import View
 
 # Seconds per move by level (the engines scale down further on small boards). Hard gets what
 # the engines' own defaults give it (the issues allow 2 s a move): the Boxes solver's node
@@ -48,7 +49,7 @@ def _dots_stop(game: Any, level: str) -> str | None:
     return AI_STOP if solo.calls_stop(game, game.turn, level) else None
 
 
-def replay(state: dict[str, Any], view: dict[str, Any]) -> bytes:
+def replay(state: dict[str, Any], view: View) -> bytes:
     """Worker entry point: the ended game as an animation (a whole game's frames, encoded:
     over 100 ms even for a small board, so it never runs on a tap's CPU)."""
     return render.replay(engine.load(state), view=view)
@@ -74,5 +75,5 @@ class AIPool(Workers):
         metrics.AI_THINK.labels(level).observe(spent)
         return move, spent
 
-    async def replay(self, state: dict[str, Any], view: dict[str, Any]) -> bytes:
+    async def replay(self, state: dict[str, Any], view: View) -> bytes:
         return await self.run(replay, state, view)

@@ -34,6 +34,7 @@ import storage
 from bot import pictures
 from bot.match import views
 from bot.match.model import BadMatchRecord, Match
+from bot.match.ui import PictureView
 from bot.telegram import media
 from bot.telegram.keyboards import markup, markup_json
 from bot.telegram.ratelimit import flood_seconds, latest_only
@@ -385,14 +386,15 @@ async def _update_place(
     await svc.store.matches.update(match_id, fn)
 
 
-async def _picture(svc: Services, match: Match, view: dict[str, Any]) -> bytes:
+async def _picture(svc: Services, match: Match, view: PictureView) -> bytes:
     """Rendered in a worker thread: a big board or a Sprouts preview (whose curve is routed
     first) takes long enough to hold up every other chat if drawn on the event loop."""
     key = (match.id, match.version, match.status, json.dumps(view, sort_keys=True))
-    png = svc.pictures.get(key)
-    if png is None:
-        png = await asyncio.to_thread(pictures.board_png, match, view)
-        svc.pictures.put(key, png)
+    cached = svc.pictures.get(key)
+    if cached is not None:
+        return cached
+    png = await asyncio.to_thread(pictures.board_png, match, view)
+    svc.pictures.put(key, png)
     return png
 
 

@@ -255,7 +255,7 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
         await act.answer(query, lang, act.Outcome(refused=refused))
         return
     await act.answer(query, lang, act.Outcome())
-    await act.refresh(svc, context.bot, match_id)
+    await boards.refresh(svc, context.bot, match_id)
     await act.perform(svc, context.bot, outcome)
 
 

@@ -24,6 +24,7 @@ from bot.match.actions import Actor, Refused
 from bot.match.callback import Callback
 from bot.match.effects import Effect, Refresh, Say
 from bot.match.model import Match
+from bot.match.ui import Button
 from bot.telegram import act
 from bot.telegram.buttons import create_match
 from bot.telegram.common import Context, actor_of, language, reply, svc_of
@@ -66,7 +67,7 @@ async def challenge_command(update: Update, context: Context) -> None:
         return
     rows = [
         [
-            menus.Button(
+            Button(
                 Text(f"game.{kind}"),
                 Callback(menus.OP, str(user.id), 0, _quick_path(c) + ".g").encode(),
             )

@@ -43,7 +43,7 @@ ALLOWED_UPDATES = (
 MAX_CONNECTIONS = 40
 HEALTH_TIMEOUT = 2.0
 SHUTDOWN_GRACE = 30.0
-APP_KEY = web.AppKey("application", Application)  # type: ignore[type-arg]
+APP_KEY = web.AppKey("application", Application)
 
 
 def hook_path(settings: Settings) -> str:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar
 
 from engine.boxes.game import Game, Move
 from engine.boxes.solver import OutOfBudget, Searcher, loony_value
@@ -29,6 +30,8 @@ from engine.boxes.tables import table_for
 from engine.core import GameOver
 from engine.core import UnknownLevel as UnknownLevel  # raised here, for all games
 from engine.facts import DEFAULT_LEVEL
+
+_T = TypeVar("_T")
 
 LEVELS = Game.facts.levels
 DEFAULT_TIME_LIMIT = {"easy": 0.2, "medium": 0.5, "hard": 1.8}
@@ -211,8 +214,10 @@ class Position(Searcher):
         if take_all is None:
             # Not a clean endgame: keep control while long chains remain.
             return decline if (decline is not None and self.long_chains_after(n) > 0) else n
+        if decline is None:
+            return n
         hand_back = self._after(decline, lambda: self.loony_or_none(mover_opens=False))
-        if decline is not None and hand_back is not None and hand_back > take_all:
+        if hand_back is not None and hand_back > take_all:
             return decline
         return n
 
@@ -233,9 +238,8 @@ class Position(Searcher):
                         return m
         return None
 
-    def _after(self, n: int | None, fn: Any) -> Any:
-        if n is None:
-            return None
+    def _after(self, n: int, fn: Callable[[], _T]) -> _T:
+        """``fn()`` read with line ``n`` drawn (undrawn again after)."""
         self.draw(n)
         try:
             return fn()

@@ -9,6 +9,7 @@ line. Positions are bit sets of drawn line numbers (Python ints), cheap to copy 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
 
@@ -121,7 +122,7 @@ class Board:
         by_dots = {frozenset(self.dots(n)): n for n in range(self.nlines)}
         by_sides = {frozenset(sides): b for b, sides in enumerate(self.box_lines)}
 
-        def maps(square: bool) -> list:
+        def maps(square: bool) -> list[Callable[[int, int], tuple[int, int]]]:
             out = [
                 lambda r, c: (r, c),
                 lambda r, c: (r, C - c),

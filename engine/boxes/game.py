@@ -470,5 +470,5 @@ def _move_table(board: Board) -> list[Move]:
     table: list[Move] | None = getattr(board, "move_objects", None)
     if table is None:
         table = [Move(*board.coords(n)) for n in range(board.nlines)]
-        board.move_objects = table  # type: ignore[attr-defined]
+        board.move_objects = table  # type: ignore[attr-defined]  # a cache kept on the board
     return table

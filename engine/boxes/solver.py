@@ -44,6 +44,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 
 from engine.boxes.board import Board, board_for
+from engine.boxes.game import Game
 from engine.boxes.tables import lookup as table_lookup
 
 DEFAULT_TIME_LIMIT = 10.0
@@ -402,7 +403,8 @@ class Searcher:
                 info = self.info[drawn] = self._analyse()
         return info
 
-    def _analyse(self) -> tuple[Key, list[int] | None, dict[int, int]]:
+    # Not split (C901): the solver's per-node analysis: one pass, no calls, on purpose.
+    def _analyse(self) -> tuple[Key, list[int] | None, dict[int, int]]:  # noqa: C901
         """One pass over the open boxes gives both the key and the moves.
 
         The key is equal for positions whose strings-and-coins graphs are the same up to the
@@ -548,7 +550,8 @@ class Searcher:
             for n in reversed(taken):
                 self.undraw(n)
 
-    def _search_settled(self, alpha: int, beta: int) -> int:
+    # Not split (C901): the alpha-beta inner loop: inlined for speed.
+    def _search_settled(self, alpha: int, beta: int) -> int:  # noqa: C901
         drawn = self.drawn
         if drawn == self.board.full:
             return 0
@@ -785,7 +788,7 @@ def searcher_for(board: Board) -> Searcher:
 
 
 def value(
-    game: object,
+    game: Game,
     *,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     node_limit: int | None = None,
@@ -793,9 +796,8 @@ def value(
 ) -> int | None:
     """Exact best net score for the player to move (two players), or None when the search
     cannot finish within ``time_limit`` seconds / ``node_limit`` nodes."""
-    board: Board = game.board  # type: ignore[attr-defined]
-    drawn: int = game.drawn_mask  # type: ignore[attr-defined]
-    if game.players != 2:  # type: ignore[attr-defined]
+    board, drawn = game.board, game.drawn_mask
+    if game.players != 2:
         raise ValueError("exact values are defined for two players")
     if drawn == board.full:
         return 0
@@ -814,11 +816,18 @@ def value(
         return None
 
 
-def value_of_rectangle(rows: int, cols: int, **kwargs: object) -> int | None:
+def value_of_rectangle(
+    rows: int,
+    cols: int,
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    node_limit: int | None = None,
+    use_table: bool = True,
+) -> int | None:
     """Value of the empty rows×cols board (first player's net score)."""
-    from engine.boxes.game import Game
-
-    return value(Game(rows, cols), **kwargs)  # type: ignore[arg-type]
+    return value(
+        Game(rows, cols), time_limit=time_limit, node_limit=node_limit, use_table=use_table
+    )
 
 
 __all__ = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, Literal, Self, get_args
 
 from engine.core import (
     BadNotation,
@@ -26,9 +26,14 @@ from engine.facts import Extra, GameFacts, Option
 
 MIN_WIDTH, MAX_WIDTH = 5, 39
 MIN_HEIGHT, MAX_HEIGHT = 5, 32
-STARTS = ("free", "zone", "cross")
-SCORINGS = ("captures", "territory")
-EDGES = ("safe", "capturable")  # edge dots never surrounded / the edge walls a ring
+# The option values (the same strings in records and menus); the constructor still checks
+# them, for options that come from outside.
+Start = Literal["free", "zone", "cross"]
+Scoring = Literal["captures", "territory"]
+Edge = Literal["safe", "capturable"]  # edge dots never surrounded / the edge walls a ring
+STARTS: tuple[Start, ...] = get_args(Start)
+SCORINGS: tuple[Scoring, ...] = get_args(Scoring)
+EDGES: tuple[Edge, ...] = get_args(Edge)
 ZONE = (8, 15)  # the tournament first-move zone, clipped to smaller boards
 STOP_SECONDS = 180.0  # how long the other player may go on alone after STOP
 # SGF and the JSON move string write a coordinate 0–51 as one letter: a–z, then A–Z.
@@ -167,12 +172,12 @@ class Game(BaseGame[Move]):
         width: int = 20,
         height: int = 20,
         *,
-        start: str = "free",
+        start: Start = "free",
         grounding: bool = False,
-        scoring: str = "captures",
+        scoring: Scoring = "captures",
         zone_width: int | None = None,
         zone_height: int | None = None,
-        edge: str = "safe",
+        edge: Edge = "safe",
     ) -> None:
         for name, value, lo, hi in (
             ("width", width, MIN_WIDTH, MAX_WIDTH),
@@ -196,8 +201,10 @@ class Game(BaseGame[Move]):
         if zw * zh < 2:
             raise BadOptions("the first-move zone needs room for both first moves")
         self.width, self.height = width, height
-        self.start, self.grounding, self.scoring = start, grounding, scoring
-        self.edge = edge
+        self.start: Start = start
+        self.grounding = grounding
+        self.scoring: Scoring = scoring
+        self.edge: Edge = edge
         self._zone = Zone((width - zw) // 2, (height - zh) // 2, zw, zh)
         self._board = Board(width, height, edge_walls=edge == "capturable")
         self._hist: list[int] = []  # board indices of the moves, in order

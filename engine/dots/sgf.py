@@ -253,10 +253,10 @@ def _apply_result(game: Game, root: dict[str, list[str]]) -> None:
         how = text[2:].upper()
     if game.over:
         return  # the rules ended it; the moves say how
-    if how in ("R", "RESIGN"):
-        game.resign(1 - winner)  # type: ignore[operator]
-    elif how in ("T", "TIME"):
-        game.timeout(1 - winner)  # type: ignore[operator]
+    if winner is not None and how in ("R", "RESIGN"):  # a draw has no how
+        game.resign(1 - winner)
+    elif winner is not None and how in ("T", "TIME"):
+        game.timeout(1 - winner)
     elif how == "G" or reason == "ground":
         game.ground(game.turn)
     elif reason == "stop" and game.stopped_by is not None:

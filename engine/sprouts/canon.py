@@ -47,7 +47,8 @@ WalkForms = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 _FORMS: dict[tuple[int, ...], WalkForms] = {}
 _FORMS_MAX = 200_000
-_KEYS: dict[tuple, str] = {}
+# A land's exact structure (region, boundary, spot names with lives) -> its key.
+_KEYS: dict[tuple[tuple[tuple[int, ...], ...], ...], str] = {}
 _KEYS_MAX = 500_000
 _fresh_ids = count(-1, -1)  # ids of the private 1-life spots that normalising creates
 
@@ -340,7 +341,7 @@ class _Canon:
         ]
 
     @staticmethod
-    def _orient(walks: Sequence[tuple]) -> tuple[tuple, int]:
+    def _orient(walks: Sequence[WalkForms]) -> tuple[tuple[tuple[int, ...], ...], int]:
         """A region's least form over its two mirror images, and which image gives it
         (0 forwards, 1 mirrored, -1 both)."""
         if len(walks) == 1:

@@ -212,7 +212,7 @@ class Drawing:
     @cached_property
     def arrays(self) -> list[np.ndarray]:
         """Each curve's points as an (n, 2) float array."""
-        known = self.__dict__.get("_parent_arrays", [])
+        known: list[np.ndarray] = self.__dict__.get("_parent_arrays", [])
         return known + [np.asarray(c.points, dtype=float) for c in self.curves[len(known) :]]
 
     def he_points(self, he: int) -> np.ndarray:
@@ -420,7 +420,8 @@ def _inside_many(probes: Sequence[Point], polys: Sequence[np.ndarray]) -> np.nda
     with np.errstate(divide="ignore", invalid="ignore"):
         xi = ax + (py - ay) * (bx - ax) / (by - ay)
     hits = (cross & (xi > px)).astype(np.int64)
-    return np.add.reduceat(hits, starts, axis=1) % 2 == 1
+    arr: np.ndarray = np.add.reduceat(hits, starts, axis=1) % 2 == 1
+    return arr
 
 
 # -- the exact geometric check -------------------------------------------------------------
@@ -492,9 +493,9 @@ def _stub_runs(drawing: Drawing) -> list[int]:
     :data:`STRAIGHT_TOL` of the line from the spot to that point, ever further along it (so
     rounding near the spot does not tilt the line); at most :data:`STRAIGHT_MAX`, at least 1.
     All half-edges at once, step by step, while any of them still runs straight."""
-    cached = drawing.__dict__.get("_stub_runs")
+    cached: list[int] | None = drawing.__dict__.get("_stub_runs")
     if cached is None:
-        known = drawing.__dict__.get("_parent__stub_runs", [])
+        known: list[int] = drawing.__dict__.get("_parent__stub_runs", [])
         cached = known + _straight_runs(drawing.arrays[len(known) // 2 :])
         drawing.__dict__["_stub_runs"] = cached
     return cached
@@ -634,14 +635,18 @@ def _point_seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         t = np.where(den > 0, np.einsum("ij,ij->i", ap, ab) / den, 0.0)
     t = np.clip(t, 0.0, 1.0)
     q = a + ab * t[:, None]
-    return np.hypot(*(p - q).T)
+    arr: np.ndarray = np.hypot(*(p - q).T)
+    return arr
 
 
 def _seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
     """Distance between segments p0p1 and q0q1 (zero when they cross or touch)."""
 
     def orient(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-        return (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
+        arr: np.ndarray = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (
+            c[:, 0] - a[:, 0]
+        )
+        return arr
 
     d1, d2 = orient(q0, q1, p0), orient(q0, q1, p1)
     d3, d4 = orient(p0, p1, q0), orient(p0, p1, q1)
@@ -651,4 +656,5 @@ def _seg_dist(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) ->
         np.minimum(_point_seg_dist(q0, p0, p1), _point_seg_dist(q1, p0, p1)),
     )
     d[crossing] = 0.0
-    return d
+    arr: np.ndarray = d
+    return arr

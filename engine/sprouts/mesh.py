@@ -98,7 +98,8 @@ class _Part:
 
     def holds(self, pts: np.ndarray) -> np.ndarray:
         """Which of ``pts`` (none on a border curve) lie in the face."""
-        return _odd_crossings(pts, self.seg_a, self.seg_b) == self.bounded
+        arr: np.ndarray = _odd_crossings(pts, self.seg_a, self.seg_b) == self.bounded
+        return arr
 
 
 def _odd_crossings(pts: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -119,7 +120,8 @@ def _odd_crossings(pts: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     y = pts[which, 1]
     x = p[:, 0] + (y - p[:, 1]) * (q[:, 0] - p[:, 0]) / (q[:, 1] - p[:, 1])
     hits = np.bincount(which[x > pts[which, 0]], minlength=len(pts))
-    return hits % 2 == 1
+    arr: np.ndarray = hits % 2 == 1
+    return arr
 
 
 def _face_of(d: Drawing, spot: int, wedge: tuple[float, float]) -> int | None:
@@ -268,7 +270,8 @@ class _Mesh:
     def centres(self) -> np.ndarray:
         """Each triangle's centre of mass."""
         s = self.simplices
-        return (self.P[s[:, 0]] + self.P[s[:, 1]] + self.P[s[:, 2]]) / 3
+        arr: np.ndarray = (self.P[s[:, 0]] + self.P[s[:, 1]] + self.P[s[:, 2]]) / 3
+        return arr
 
     def vertex_at(self, p: Point) -> int:
         """The vertex at exactly ``p`` among those placed before :meth:`_conform` (-1 for
@@ -301,6 +304,7 @@ class _Mesh:
             self.P = np.concatenate([self.P, mids])
             self.kind = np.concatenate([self.kind, np.full(len(gap), K_FILL, dtype=np.int64)])
             # into the same triangulation: it comes out as if built anew with every point
+            # numpy arrays are buffers, but their stubs do not say so before Python 3.12
             first.insert_vertices(np.ascontiguousarray(mids))  # type: ignore[call-overload]
             n = len(self.P)
         simp, nb = _cdt_read(first)
@@ -738,7 +742,8 @@ class _MeshRouter:
         rho = np.asarray([self.ring_of[s] for s in spots])
         # a centre further than the largest ring from every spot is in none (inf, k = len)
         dist, k = cKDTree(xy).query(cen, distance_upper_bound=float(rho.max()))
-        return dist < rho[np.minimum(k, len(rho) - 1)] - 0.05
+        arr: np.ndarray = dist < rho[np.minimum(k, len(rho) - 1)] - 0.05
+        return arr
 
     def _clearance(self, pts: np.ndarray, upto: float = FAR) -> np.ndarray:
         """How far each point is from the curves and from the spots' keep-off discs, up to
@@ -748,7 +753,8 @@ class _MeshRouter:
         out = self.spot_pts.query(pts, distance_upper_bound=upto + gap)[0] - gap
         if self.curve_pts is not None:
             out = np.minimum(out, self.curve_pts.query(pts, distance_upper_bound=upto)[0])
-        return np.minimum(out, upto)
+        arr: np.ndarray = np.minimum(out, upto)
+        return arr
 
     def _locate(self, m: _Mesh, tip: Point, th: float) -> int:
         """The triangle at the stub's tip that the curve goes on into."""
@@ -1028,7 +1034,8 @@ class _MeshRouter:
         first_ok = np.where(ok.any(axis=1), ts[np.argmax(ok, axis=1)], best)
         last_ok = np.where(ok.any(axis=1), ts[len(ts) - 1 - np.argmax(ok[:, ::-1], axis=1)], best)
         lo, hi = first_ok, np.maximum(first_ok, last_ok)
-        return p0 + _slide(p0, d, lo, hi)[:, None] * d
+        arr: np.ndarray = p0 + _slide(p0, d, lo, hi)[:, None] * d
+        return arr
 
     def _portal_clearance(
         self, m: _Mesh, pv: np.ndarray, ts: np.ndarray, cap: np.ndarray, need: np.ndarray
@@ -1072,7 +1079,8 @@ class _MeshRouter:
 
     # -- the new spot ------------------------------------------------------------------------
 
-    def _place_spot(self, m: _Mesh, face: np.ndarray, line: np.ndarray) -> Route:
+    # Not split (C901): the router's spot placing: its candidate checks.
+    def _place_spot(self, m: _Mesh, face: np.ndarray, line: np.ndarray) -> Route:  # noqa: C901
         """Put the new spot on the curve ``line`` (from spot to spot, end stubs included)
         where there is room, with straight stubs on both sides of it; the end stubs stay
         straight for at least :data:`STUB`. The places tried are 41 spread evenly along the
@@ -1098,7 +1106,8 @@ class _MeshRouter:
             room = self.obstacles.query(at, distance_upper_bound=3 * TIP)[0]
             apart = self.spot_pts.query(at, distance_upper_bound=SPOT_APART)[0]
             got = np.minimum(room, 3 * TIP) + 0.5 * np.minimum(apart, SPOT_APART)
-            return got - 0.15 * np.abs(cands - total / 2)
+            arr: np.ndarray = got - 0.15 * np.abs(cands - total / 2)
+            return arr
 
         def spot_at(s: float) -> Route | None:
             """The route with the new spot ``s`` along the curve, if it fits there."""
@@ -1188,7 +1197,8 @@ def _passed_twice(pv: np.ndarray) -> np.ndarray:
     hi = np.zeros(len(count), dtype=np.int64)
     np.minimum.at(lo, inv, at)
     np.maximum.at(hi, inv, at)
-    return (hi - lo + 1 > count)[inv].reshape(pv.shape)
+    arr: np.ndarray = (hi - lo + 1 > count)[inv].reshape(pv.shape)
+    return arr
 
 
 def _slide(p0: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -1207,7 +1217,8 @@ def _slide(p0: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.
     t = np.clip(0.5, lo, hi)
     for _ in range(80):
         t = np.clip(0.5 * t + c + a * t[left] + b * t[right], lo, hi)
-    return t
+    arr: np.ndarray = t
+    return arr
 
 
 def _csr(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, n: int) -> csr_matrix:
@@ -1254,7 +1265,8 @@ def _points_segs(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     rx = p[:, None, 0] - a[None, :, 0]
     ry = p[:, None, 1] - a[None, :, 1]
     t = np.clip((rx * d[:, 0] + ry * d[:, 1]) / den, 0, 1)
-    return np.hypot(rx - t * d[:, 0], ry - t * d[:, 1])
+    arr: np.ndarray = np.hypot(rx - t * d[:, 0], ry - t * d[:, 1])
+    return arr
 
 
 def _at(line: np.ndarray, arc: np.ndarray, s: float) -> np.ndarray:
@@ -1264,12 +1276,14 @@ def _at(line: np.ndarray, arc: np.ndarray, s: float) -> np.ndarray:
 def _sample(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     k = max(2, int(np.hypot(*(q - p)) / 0.5))
     t = np.linspace(0, 1, k)[:, None]
-    return p + t * (q - p)
+    arr: np.ndarray = p + t * (q - p)
+    return arr
 
 
 def _dedupe_arr(line: np.ndarray) -> np.ndarray:
     keep = np.concatenate([[True], np.hypot(*np.diff(line, axis=0).T) > 1e-6])
-    return line[keep]
+    arr: np.ndarray = line[keep]
+    return arr
 
 
 def _finish_line(pts: np.ndarray, step: float) -> list[Point]:
@@ -1298,7 +1312,8 @@ def _seg_dist_one(p0: np.ndarray, p1: np.ndarray, segs: np.ndarray) -> np.ndarra
 def _point_seg(pts: np.ndarray, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
     d = p1 - p0
     t = np.clip(((pts - p0) @ d) / max(float(d @ d), 1e-12), 0, 1)
-    return np.hypot(*(pts - (p0 + t[:, None] * d)).T)
+    arr: np.ndarray = np.hypot(*(pts - (p0 + t[:, None] * d)).T)
+    return arr
 
 
 def _thin(line: np.ndarray, spacing: float) -> np.ndarray:
@@ -1323,7 +1338,8 @@ def _point_seg_many(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     d = b - a
     den = np.maximum(np.einsum("ij,ij->i", d, d), 1e-12)
     t = np.clip(np.einsum("ij,ij->i", p - a, d) / den, 0, 1)
-    return np.hypot(*(p - (a + t[:, None] * d)).T)
+    arr: np.ndarray = np.hypot(*(p - (a + t[:, None] * d)).T)
+    return arr
 
 
 def _containing(m: _Mesh, cand: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -1333,9 +1349,10 @@ def _containing(m: _Mesh, cand: np.ndarray, q: np.ndarray) -> np.ndarray:
     p = q[:, None, :]
 
     def cross(o: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return (x[..., 0] - o[..., 0]) * (y[..., 1] - o[..., 1]) - (x[..., 1] - o[..., 1]) * (
-            y[..., 0] - o[..., 0]
-        )
+        arr: np.ndarray = (x[..., 0] - o[..., 0]) * (y[..., 1] - o[..., 1]) - (
+            x[..., 1] - o[..., 1]
+        ) * (y[..., 0] - o[..., 0])
+        return arr
 
     d1, d2, d3 = cross(a, b, p), cross(b, c, p), cross(c, a, p)
     eps = -1e-9

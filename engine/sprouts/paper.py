@@ -22,6 +22,7 @@ is logged), else the next enlargement is tried.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 from engine.sprouts.drawing import Drawing, DrawingError, check_geometry, plane_key
@@ -123,24 +124,13 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
             return False
         return True
 
-    base = drawing
-    for grow in (1.0, *GROWTH):
-        if grow != 1.0:
-            drawing = base.scaled(grow)
-            try:
-                check_geometry(drawing)
-            except DrawingError as e:
-                failures.append(f"enlarged: {e}")
-                continue
-            if drawing.plane_key() != base.plane_key():
-                failures.append("enlarging changed the drawing")
-                break
+    for grow, sized in _sizes(drawing, failures):
         try:
-            r = route_mesh(drawing, request_for(drawing, ch))
+            r = route_mesh(sized, request_for(sized, ch))
         except _Fail as e:
             failures.append(f"mesh x{grow}: {e}")
             continue
-        new = drawing.with_move(r.spot, r.first, r.second)
+        new = sized.with_move(r.spot, r.first, r.second)
         tag = f"mesh x{grow}"
         if not drawn_well(new, tag):
             continue
@@ -157,6 +147,23 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
                 log.warning("sprouts: tidy failed, the drawing stays as routed: %s", error)
             return new
     raise RoutingError(f"could not draw {ch.move}: " + "; ".join(failures), move=str(ch.move))
+
+
+def _sizes(base: Drawing, failures: list[str]) -> Iterator[tuple[float, Drawing]]:
+    """The drawing to route on: as it is, then enlarged step by step while enlarging keeps
+    it valid and the same (why not is added to ``failures``)."""
+    yield 1.0, base
+    for grow in GROWTH:
+        drawing = base.scaled(grow)
+        try:
+            check_geometry(drawing)
+        except DrawingError as e:
+            failures.append(f"enlarged: {e}")
+            continue
+        if drawing.plane_key() != base.plane_key():
+            failures.append("enlarging changed the drawing")
+            return
+        yield grow, drawing
 
 
 def tidied(drawing: Drawing, want: tuple[Any, ...], child_key: str) -> tuple[Drawing, str | None]:

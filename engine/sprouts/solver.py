@@ -54,7 +54,7 @@ def key_lives(key: str) -> int:
     return total2 // 2
 
 
-def _search_order(lands: Lands) -> tuple:
+def _search_order(lands: Lands) -> tuple[int, int, Lands]:
     """Children whose largest land is smallest first: the search on them is cheapest, and
     the smaller lands are often settled by the table."""
     lives = sorted(map(key_lives, lands), reverse=True)

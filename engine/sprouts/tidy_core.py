@@ -208,7 +208,7 @@ def _buckets(key: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, error_model="numpy")
-def search(
+def search(  # noqa: C901  numba-compiled kernel, kept flat
     X: np.ndarray, S: int, segs: np.ndarray, spot_reach: float, node_reach: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """The (point, segment) pairs closer than the reach (``spot_reach`` for the ``S``
@@ -448,7 +448,7 @@ def _round_spots(spot: np.ndarray, ang: np.ndarray, S: int) -> tuple[np.ndarray,
 
 
 @njit(cache=True, error_model="numpy")
-def forces(
+def forces(  # noqa: C901  numba-compiled kernel, kept flat
     X: np.ndarray, S: int, ix: Index, pr: Pairs, m: Model, width: float, height: float
 ) -> np.ndarray:
     """The wanted displacement of every point (before the limits)."""

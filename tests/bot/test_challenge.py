@@ -25,7 +25,8 @@ async def _challenge(pg: ScenarioClient, user: UserHandle, command: str) -> tupl
     link_msg = msgs[-1]
     found = LINK.search(link_msg.body)
     assert found, link_msg.body
-    assert link_msg.find_button("Share").url.startswith("https://t.me/share/url?")
+    share = link_msg.find_button("Share").url
+    assert share is not None and share.startswith("https://t.me/share/url?")
     return board.message_id, found.group(0)
 
 
@@ -54,6 +55,8 @@ async def test_link_challenge_end_to_end(pg: ScenarioClient) -> None:
     await bob.open_link(url)
     b_board = next(m for m in reversed(await bob.private.bot_messages()) if m.media)
     a_now = await wait_message(alice.private, a_id, lambda m: "Your move" in (m.caption or ""))
+    v_now = version(a_now)
+    assert v_now is not None
     assert "Ждём хода: Alice" in (b_board.caption or ""), b_board.caption
     assert any("Боб accepted your challenge" in m.body for m in await alice.private.messages())
 
@@ -61,7 +64,7 @@ async def test_link_challenge_end_to_end(pg: ScenarioClient) -> None:
     await _tap_move(alice, a_now)
     b_after = await wait_message(bob.private, b_board.message_id, lambda m: "Ваш ход" in m.body)
     a_after = await wait_message(alice.private, a_id, lambda m: "Waiting for Боб" in m.body)
-    assert version(a_after) == version(b_after) == version(a_now) + 1
+    assert version(a_after) == version(b_after) == v_now + 1
     assert "Move 1:" in (a_after.caption or "") and "Ход 1:" in (b_after.caption or "")
     await _tap_move(bob, b_after)
     await wait_message(alice.private, a_id, lambda m: "Your move" in m.body)
@@ -123,6 +126,8 @@ async def test_a_board_that_missed_an_edit_is_shown_again_when_tapped(
     await bob.open_link(url)
     b_board = next(m for m in reversed(await bob.private.bot_messages()) if m.media)
     a_now = await wait_message(alice.private, a_id, lambda m: "Your move" in (m.caption or ""))
+    v_now = version(a_now)
+    assert v_now is not None
 
     show = boards._show
     missed: list[int] = []
@@ -135,7 +140,7 @@ async def test_a_board_that_missed_an_edit_is_shown_again_when_tapped(
 
     monkeypatch.setattr(boards, "_show", lose_bobs_edit)
     await _tap_move(alice, a_now)
-    await wait_message(alice.private, a_id, lambda m: version(m) == version(a_now) + 1)
+    await wait_message(alice.private, a_id, lambda m: version(m) == v_now + 1)
     await pg.settle()
     stale = await message(bob.private, b_board.message_id)
     assert missed and version(stale) == version(a_now)
@@ -148,7 +153,5 @@ async def test_a_board_that_missed_an_edit_is_shown_again_when_tapped(
     pg.clock.advance(boards.HEAL_AFTER + 1)
     popup = await bob.press_button(r, c, stale)
     assert popup is not None and "look again" in popup.text
-    healed = await wait_message(
-        bob.private, b_board.message_id, lambda m: version(m) == version(a_now) + 1
-    )
+    healed = await wait_message(bob.private, b_board.message_id, lambda m: version(m) == v_now + 1)
     assert "Your move" in (healed.caption or "")

@@ -60,7 +60,9 @@ async def _group_move(
     match = await _stored(app, mid)
     if match.status != "active":
         return
-    mover = players[match.seats[match.game.turn].user]
+    user = match.seats[match.game.turn].user
+    assert user is not None  # these games have no bot seat
+    mover = players[user]
     move = random.Random(match.version).choice(match.game.legal_moves())
     await mover.send(f"/m {match.game.format_move(move)}", group, settle=False)
     for _ in range(200):  # stored: the bot has taken it
@@ -158,7 +160,8 @@ async def test_a_flood_in_one_group_stalls_no_other_chat(
         await asyncio.sleep(1.0)
     latest = (await _stored(app, match_id)).version
     assert time.monotonic() < flood_ends
-    assert version(await message(group, board.message_id)) < latest, "the flood held no edit?"
+    held = version(await message(group, board.message_id))
+    assert held is not None and held < latest, "the flood held no edit?"
 
     async def current() -> float:
         """Seconds after the flood's end when the group's board showed the latest state."""

@@ -253,8 +253,11 @@ async def test_a_board_that_missed_an_edit_is_shown_again_on_a_stale_tap(tb: Bot
     a_id, b_id, match_id = await _link_game(pg, alice, bob)
     board = await message(alice.private, a_id)
     v = version(board)
+    assert v is not None
     r, c = buttons(board, "p")[0]
-    code = board.buttons[r][c].callback_data.split(":")[3]
+    data = board.buttons[r][c].callback_data
+    assert data is not None
+    code = data.split(":")[3]
     # "another replica" applies Alice's move; its edits never land
     outcome = await act.act(tb.svc, match_id, Actor(alice.id, "Alice"), Play(code=code), version=v)
     assert outcome.refused is None
@@ -301,7 +304,7 @@ async def test_a_window_step_over_dots_only_is_shown(tb: Bot) -> None:
 
     def fill(record: dict[str, Any]) -> dict[str, Any]:
         match = Match.from_json(record)
-        assert match.game.width == 15
+        assert match.game.options["width"] == 15
         match.attach(game)
         match.version += 1
         for place in match.places:

@@ -76,9 +76,10 @@ async def test_resign_with_confirmation_then_replay_and_record(pg: ScenarioClien
     animation = [m for m in msgs if m.media is not None and m.media.kind == "animation"]
     docs = [m for m in msgs if m.media is not None and m.media.kind == "document"]
     assert len(animation) == 1 and "Alice wins" in (animation[0].caption or "")
-    assert len(docs) == 1 and (docs[0].media.file_name or "").endswith(".sgf")
-    data = await pg.file_bytes(docs[0].media.file_id)
-    game = records.read_record(docs[0].media.file_name or "", data)
+    doc = docs[0].media if len(docs) == 1 else None
+    assert doc is not None and (doc.file_name or "").endswith(".sgf")
+    data = await pg.file_bytes(doc.file_id)
+    game = records.read_record(doc.file_name or "", data)
     stored = await stored_match(pg._settings.redis_url, final)
     assert [m for m in game.moves] == stored.game.moves
     assert game.scores == stored.game.scores

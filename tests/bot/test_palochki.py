@@ -9,6 +9,7 @@ import random
 import pytest
 from PIL import Image
 
+from engine.boxes import Game as BoxesGame
 from render import boxes as render_boxes
 from render.common import INK
 from tests.bot.helpers import (
@@ -61,7 +62,9 @@ async def test_palochki_game_to_the_end_against_each_level(
     assert f"{title} · {size}" in (board.caption or ""), board.caption
     lines, boxes = SIZES[size]
     match = await stored_match(pg._settings.redis_url, board)
-    assert match.game.border and match.options.get("border") is True
+    game = match.game
+    assert isinstance(game, BoxesGame)
+    assert game.border and match.options.get("border") is True
     # Alice moves first: every line inside the outline is a button, none of the outline.
     assert len(buttons(board, "p")) == lines
     final = await play_to_end({alice.id: alice}, alice.private, board.message_id, random.Random(4))
@@ -76,7 +79,8 @@ async def test_palochki_game_to_the_end_against_each_level(
         new = await alice.private.last_with_buttons()
         assert new.message_id != final.message_id
         assert f"{title} · {size}" in (new.caption or ""), new.caption
-        assert (await stored_match(pg._settings.redis_url, new)).game.border
+        again = (await stored_match(pg._settings.redis_url, new)).game
+        assert isinstance(again, BoxesGame) and again.border
 
 
 async def test_the_outline_reads_as_drawn_and_cannot_be_played(pg: ScenarioClient) -> None:
@@ -90,14 +94,14 @@ async def test_the_outline_reads_as_drawn_and_cannot_be_played(pg: ScenarioClien
     await alice.send("/m a4-b4")
     reply = await alice.private.last_message()
     assert "outline" in reply.body, reply.body
-    match = await stored_match(pg._settings.redis_url, board)
-    assert match.game.ply == 0
+    game = (await stored_match(pg._settings.redis_url, board)).game
+    assert isinstance(game, BoxesGame) and game.ply == 0
     # The picture draws the outline in the dots' ink: a point on the top edge between two
     # dots is ink, not paper.
     png = await alice.private.last_photo()
     with Image.open(io.BytesIO(png)) as im:
         rgb = im.convert("RGB")
-        lay = render_boxes.layout(match.game, {})
+        lay = render_boxes.layout(game, {})
         assert rgb.size == (lay.width, lay.height)
         (x0, y0), (x1, _) = lay.xy(0, 0), lay.xy(0, 1)
         assert rgb.getpixel(((x0 + x1) // 2, y0)) == INK

@@ -88,6 +88,7 @@ async def test_a_long_think_shows_the_persons_move_first(pg: ScenarioClient) -> 
     board = await quick_game(alice, "⚡ Boxes vs bot")
     seen: list[str] = []
     v = version(board)
+    assert v is not None
     r, c = buttons(board, "p")[0]
     await alice.press_button(r, c, board, settle=False)
     for _ in range(600):

@@ -15,8 +15,9 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -127,7 +128,7 @@ async def _board(chat: ChatHandle) -> MessageView:
 
 async def _race(
     boards: dict[int, tuple[UserHandle, ChatHandle, int]],
-    mover: callable,  # type: ignore[valid-type]
+    mover: Callable[[dict[int, MessageView]], int | None],
     rng: random.Random,
 ) -> int:
     """Play to the end: each round the player to move taps up to three buttons of one board at
@@ -232,11 +233,13 @@ async def test_two_replicas_apply_every_move_exactly_once(
     await pg.settle()
 
     async with await storage.connect(redis_url) as store:
-        found = {}
+        found: dict[int, dict[str, Any]] = {}
         for chat in (alice.private, arena, erin.private):
             ids = await _matches_shown_in(store, chat.id)
             assert len(ids) == 1, ids
-            found[chat.ref] = await store.matches.get(ids[0])
+            record = await store.matches.get(ids[0])
+            assert record is not None
+            found[chat.ref] = record
     assert set(found) == {alice.private.ref, arena.ref, erin.private.ref}, found
 
     # Human games: one move per round, no more, no less, and the record replays exactly.

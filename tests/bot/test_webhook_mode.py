@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import aiohttp
 import pytest
@@ -46,7 +47,7 @@ async def webhook_bot(emulator: Emulator, redis_url: str) -> AsyncIterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
-def start_update(emulator: Emulator, user_id: int, update_id: int = 10**6) -> dict[str, object]:
+def start_update(emulator: Emulator, user_id: int, update_id: int = 10**6) -> dict[str, Any]:
     world = emulator.world
     user = world.users[user_id]
     return {

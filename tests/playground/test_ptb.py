@@ -14,6 +14,7 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
+    Message,
 )
 from telegram.error import BadRequest, ChatMigrated, Conflict, Forbidden, RetryAfter
 
@@ -188,6 +189,7 @@ async def test_edits_and_not_modified(emulator: Emulator, tg: Bot) -> None:
     new = await tg.edit_message_media(
         InputMediaPhoto(png(80, 80, "blue"), caption="new"), alice.id, photo.message_id
     )
+    assert isinstance(new, Message)  # a bot's own message edited: the Message, not True
     assert new.caption == "new" and new.photo[-1].width == 80
     with pytest.raises(BadRequest) as e:
         await tg.edit_message_text("x", alice.id, 999)

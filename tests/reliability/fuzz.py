@@ -278,7 +278,7 @@ class Fuzzer:
         if kind == "my_chat_member":
             status = r.choice(("member", "kicked", "left", "administrator", "restricted"))
             bot = {"id": 6_000_000_001, "is_bot": True, "first_name": "Tetrad"}
-            member = {"status": status, "user": bot}
+            member: dict[str, Any] = {"status": status, "user": bot}
             if status == "kicked":
                 member["until_date"] = 0
             if status == "restricted":

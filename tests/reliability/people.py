@@ -73,9 +73,9 @@ class Watch:
                 self._chat_waiters = keep_chat
         elif kind == "popup":
             self.popups[data["query"]] = data
-            fut = self._popup_waiters.pop(data["query"], None)
-            if fut is not None and not fut.done():
-                fut.set_result(data)
+            waiter = self._popup_waiters.pop(data["query"], None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(data)
         elif kind == "delete":
             self.views.pop((data["chat"], data["message_id"]), None)
 
@@ -170,6 +170,22 @@ def selections(view: View) -> list[tuple[int, int, str]]:
 def navigation(view: View) -> list[tuple[int, int, str]]:
     """Keyboard steps that move a Dots window (when no free point is in view)."""
     return [d for d in with_op(view, "c") if d[2].rsplit(":", 1)[-1] in ("l", "r", "u", "d")]
+
+
+def moved_from(v: int | None) -> Callable[[View], bool]:
+    """Whether a board has moved on from version ``v`` (or ended)."""
+    return lambda m: finished(m) or version(m) != v
+
+
+def other_buttons(buttons: object) -> Callable[[View], bool]:
+    """Whether a board shows other buttons than ``buttons`` (a selection or window step)."""
+    return lambda m: bool(m["buttons"] != buttons)
+
+
+def changed_from(v: int | None, buttons: object) -> Callable[[View], bool]:
+    """Whether a board has moved on from version ``v`` or shows other buttons."""
+    moved, other = moved_from(v), other_buttons(buttons)
+    return lambda m: moved(m) or other(m)
 
 
 def version(view: View) -> int | None:
@@ -299,7 +315,7 @@ class Board:
             v = self.settled_version(seats)
             if v is not None or self.over(seats):
                 return v
-            if nudge_at is not None and time.monotonic() > nudge_at:
+            if nudge is not None and nudge_at is not None and time.monotonic() > nudge_at:
                 self._tap_stale(seats or self.seats)
                 nudge_at = time.monotonic() + nudge
             if time.monotonic() > deadline:
@@ -356,13 +372,7 @@ class Board:
     ) -> None:
         """Until some board shows another version, or another keyboard (a selection step)."""
         waits = [
-            asyncio.ensure_future(
-                self.watch.until(
-                    s.key,
-                    lambda m, k=s.key: finished(m) or version(m) != v or m["buttons"] != before[k],
-                    wait,
-                )
-            )
+            asyncio.ensure_future(self.watch.until(s.key, changed_from(v, before[s.key]), wait))
             for s in seats or self.seats
         ]
         done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
@@ -437,9 +447,7 @@ class Board:
                         raise AssertionError(f"no move in match {self.id} in {timeout} s")
                     break
                 if tap.op == "p":
-                    await self.watch.until(
-                        seat.key, lambda m, v=v: finished(m) or version(m) != v, timeout
-                    )
+                    await self.watch.until(seat.key, moved_from(v), timeout)
                     return tap
                 try:
                     await self._moved_on(v, before, timeout, seats)
@@ -453,11 +461,7 @@ class Board:
                     caption = self.main().get("caption")
                     raise AssertionError(f"nobody may move in match {self.id}: {caption}")
                 left = deadline - time.monotonic()  # the bot is to move: wait for its move
-                await self.watch.until(
-                    self.seats[0].key,
-                    lambda m, v=v: finished(m) or version(m) != v,
-                    max(0.1, left),
-                )
+                await self.watch.until(self.seats[0].key, moved_from(v), max(0.1, left))
 
     def _to_move(self, seat: Seat, view: View) -> bool:
         if self.vs_ai:  # "To move: Tetrad bot (easy)" while the bot thinks, if shown at all

@@ -12,6 +12,7 @@ import engine
 import render
 from render import boxes
 from render.common import PAPER, PLAYER, mix
+from render.view import View
 from tests.render.helpers import at, count, decode
 
 CONFIGS: list[dict[str, Any]] = [
@@ -37,7 +38,8 @@ def _played(options: dict[str, Any], seed: int, moves: int | None) -> Any:
 def test_random_positions_render(options: dict[str, Any], moves: int | None) -> None:
     g = _played(options, 7, moves)
     names = ["Анна", "Андрей", "Вера", "Глеб"][: g.players]
-    for view in ({}, {"lang": "ru", "players": names, "labels": True}):
+    views: list[View] = [{}, {"lang": "ru", "players": names, "labels": True}]
+    for view in views:
         img = decode(render.board_png(g, view))
         lay = boxes.layout(g, view)
         assert img.size == (lay.width, lay.height)

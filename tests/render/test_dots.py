@@ -12,6 +12,7 @@ import engine
 import render
 from render import dots
 from render.common import INK, PAPER, PLAYER, mix
+from render.view import View
 from tests.render.helpers import at, count, decode
 
 CONFIGS: list[dict[str, Any]] = [
@@ -36,7 +37,8 @@ def test_random_positions_render(options: dict[str, Any], moves: int | None) -> 
     if moves is None and options.get("preset") in ("tournament", "modern"):
         moves = 900  # a whole random game on the big boards takes too long for a unit test
     g = _played(options, 11, moves)
-    for view in ({}, {"lang": "ru", "players": ["Алиса", "Боб"], "window": [3, 2, 8, 7]}):
+    views: list[View] = [{}, {"lang": "ru", "players": ["Алиса", "Боб"], "window": [3, 2, 8, 7]}]
+    for view in views:
         img = decode(render.board_png(g, view))
         lay = dots.layout(g, view)
         assert img.size == (lay.width, lay.height)
@@ -113,6 +115,7 @@ def test_zone_is_shown_before_the_first_moves() -> None:
     g = engine.new("dots", preset="tournament")
     lay = dots.layout(g, {})
     z = g.zone
+    assert z is not None
     inside = lay.xy(z.x + 1, z.y + 1)
     outside = lay.xy(0, 0)
     off = 0.4 * lay.step
@@ -137,7 +140,7 @@ def test_window_outline() -> None:
     assert count(without, INK, box) == 0
     assert count(with_window, INK, box) > lay.step  # a line across the strip
     # Nonsense windows are ignored rather than failing the picture.
-    decode(render.board_png(g, {"window": "left"}))
+    decode(render.board_png(g, {"window": "left"}))  # type: ignore[arg-type]  # bad on purpose
     decode(render.board_png(g, {"window": [50, 50, 8, 7]}))
 
 

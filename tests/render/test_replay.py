@@ -6,18 +6,21 @@ import io
 import random
 
 import pytest
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 import engine
 import render
 from render import animation
+from render.view import View
 from tests.render.fakes import random_sprouts
 
 
-def _open(data: bytes) -> Image.Image:
+def _open(data: bytes) -> GifImagePlugin.GifImageFile:
     assert data[:6] == b"GIF89a"
     assert len(data) <= animation.MAX_BYTES
-    return Image.open(io.BytesIO(data))
+    gif = Image.open(io.BytesIO(data))
+    assert isinstance(gif, GifImagePlugin.GifImageFile)
+    return gif
 
 
 def test_a_boxes_game_gets_a_frame_per_move_and_ends_on_the_result() -> None:
@@ -66,7 +69,7 @@ def test_too_big_replays_shrink_then_give_up(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(animation, "MAX_BYTES", len(full) - 1)
     smaller = render.replay(g, view={"size": 360})
     assert len(smaller) < len(full)
-    assert Image.open(io.BytesIO(smaller)).n_frames < g.ply + 1
+    assert _open(smaller).n_frames < g.ply + 1
     monkeypatch.setattr(animation, "MAX_BYTES", 1000)
     with pytest.raises(animation.ReplayTooLarge):
         render.replay(g, view={"size": 360})
@@ -89,7 +92,7 @@ def test_a_sprouts_replay_is_the_final_picture_s_size_and_scale() -> None:
     from render import sprouts
 
     g = engine.random_playout(engine.new("sprouts", spots=5), random.Random(4))
-    view = {"size": 400}
+    view: View = {"size": 400}
     final = sprouts.board_image(g, sprouts.replay_view(g, view))
     first = sprouts.board_image(next(g.snapshots()), view)
     assert first.size != final.size, "the test needs a game whose extent changes"

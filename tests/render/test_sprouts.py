@@ -13,6 +13,7 @@ import engine
 import render
 from render import sprouts
 from render.common import INK, PAPER, PLAYER
+from render.view import View
 from tests.render.fakes import Curve, Drawing, FakeSprouts, Move, Spot, random_sprouts
 from tests.render.helpers import at, count, decode
 
@@ -21,7 +22,8 @@ from tests.render.helpers import at, count, decode
 @pytest.mark.parametrize("moves", [0, 3, 40])
 def test_random_positions_render(spots: int, moves: int) -> None:
     g = random_sprouts(spots, moves, seed=spots * 100 + moves)
-    for view in ({}, {"lang": "ru", "players": ["Аня", "Боря"]}):
+    views: list[View] = [{}, {"lang": "ru", "players": ["Аня", "Боря"]}]
+    for view in views:
         img = decode(render.board_png(g, view))
         lay, _ = sprouts.layout(g, view)
         assert img.size == (lay.width, lay.height)

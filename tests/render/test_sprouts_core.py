@@ -257,7 +257,7 @@ def numpy_home(sheet: Any, at: Any, spot: Any, room: Any) -> Any:
     )
 
 
-def numpy_spot_pairs(at: Any, reach: Any, spots: Any) -> tuple[Any, Any]:
+def numpy_spot_pairs(at: Any, reach: Any, spots: Any) -> tuple[Any, ...]:
     x, y = (at[:, None, :] - spots[None, :, :]).transpose(2, 0, 1)
     return np.nonzero(np.sqrt(x * x + y * y) <= reach[:, None])
 
@@ -366,8 +366,10 @@ def test_relaxing_and_rounding_measure_as_numpy_did_bit_for_bit() -> None:
             g.play(rng.choice(g.legal_moves()))
             lay, fit = sprouts.layout(g, {})
             room = sprouts.Room.of(lay, fit.k)
-            arrays = (a.tobytes() for a in sprouts._sheet_arrays(g.drawing))
-            sheet, step = sprouts._sheet(*arrays, room), room.halved()
+            pts, sizes, spots_xy, dead, ends = (
+                a.tobytes() for a in sprouts._sheet_arrays(g.drawing)
+            )
+            sheet, step = sprouts._sheet(pts, sizes, spots_xy, dead, ends, room), room.halved()
             relaxed = sprouts._relaxed(sheet, step)
             assert np.array_equal(relaxed.p, numpy_relaxed_points(sheet, step))
             c = sprouts._Corners.of(relaxed)

@@ -24,6 +24,7 @@ import render
 from engine.sprouts.drawing import _point_seg_dist, _seg_dist
 from render import sprouts
 from render.common import INK, PAPER, PLAYER
+from render.view import View
 from tests.render.fakes import Curve, Drawing, FakeSprouts, Move, Spot
 from tests.render.helpers import at, decode
 
@@ -55,8 +56,8 @@ def _gap(a: np.ndarray, b: np.ndarray) -> float:
     """The least distance between two polylines."""
     sa, _, _ = _segments([a])
     sb, _, _ = _segments([b])
-    i, j = np.meshgrid(np.arange(len(sa)), np.arange(len(sb)), indexing="ij")
-    i, j = i.ravel(), j.ravel()
+    grid_i, grid_j = np.meshgrid(np.arange(len(sa)), np.arange(len(sb)), indexing="ij")
+    i, j = grid_i.ravel(), grid_j.ravel()
     return float(_seg_dist(sa[i, 0], sa[i, 1], sb[j, 0], sb[j, 1]).min())
 
 
@@ -163,7 +164,8 @@ def test_a_sharp_corner_is_drawn_round() -> None:
     assert _max_turn(first) == 0  # a straight curve stays as it is
     # The corner is cut: in the picture the old corner is paper, the curve passes inside it.
     lay, fit = sprouts.layout(g, {})
-    for view in ({"last": False}, {}):
+    views: list[View] = [{"last": False}, {}]
+    for view in views:
         img = decode(render.board_png(g, view))
         assert at(img, *fit((50.0, 50.0))) == PAPER
     img = decode(render.board_png(g, {"last": False}))

@@ -167,13 +167,15 @@ async def test_joint_winners_draw_each_other_and_beat_the_rest(store: storage.St
     out = await store.ratings.record("four0002", "boxes", [1, 2, 3, 4], [0, 0, 1, 1])
     assert {c.user_id: c.result for c in out.changes} == {1: "won", 2: "won", 3: "lost", 4: "lost"}
 
+    out_now = next(c.after for c in out.changes if c.user_id == 1).last  # type: ignore[union-attr]
+    assert out_now is not None
+
     def rating(u: int) -> glicko.Rating:
         r = before[u]
         return glicko.Rating(r.rating, r.rd, r.volatility).aged(
             0 if r.last is None else (out_now - r.last) / glicko.PERIOD
         )
 
-    out_now = next(c.after for c in out.changes if c.user_id == 1).last  # type: ignore[union-attr]
     for c in out.changes:
         pairs = {1: [(2, 0.5), (3, 1.0), (4, 1.0)], 2: [(1, 0.5), (3, 1.0), (4, 1.0)]}.get(
             c.user_id, [(1, 0.0), (2, 0.0), (3 if c.user_id == 4 else 4, 0.5)]

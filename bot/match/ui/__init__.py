@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from bot.i18n import Text
 from bot.match.model import Match, Place
@@ -23,6 +23,16 @@ class Button:
 
 
 Keyboard = list[list[Button]]
+
+
+class PictureView(TypedDict, total=False):
+    """What the match layer asks of a place's picture. JSON-safe (it is part of the key that
+    decides whether a picture is drawn again); bot.pictures turns it into the renderer's
+    :class:`render.view.View`, so the match layer does not import the renderer."""
+
+    lang: str
+    labels: bool  # Точки и квадраты: name the free lines and boxes as the keyboard does
+    preview: str  # Рассада: a move's notation, drawn as a dashed ghost
 
 
 class GameUI(Protocol):
@@ -45,7 +55,7 @@ class GameUI(Protocol):
     def after_move(self, match: Match, move: Any) -> None:
         """Adjust the places' cursors after a move (e.g. keep the last move in the window)."""
 
-    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
+    def picture_view(self, match: Match, place: Place) -> PictureView:
         """Extra JSON-safe view options for the renderer for this place (a preview…)."""
 
     def hint(self, match: Match, place: Place) -> Text | None:
@@ -66,7 +76,7 @@ class Plain:
     """The parts of a :class:`GameUI` that a game without previews or words of its own
     leaves as they are: moves are said in the engine's notation, nothing is pre-selected."""
 
-    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
+    def picture_view(self, match: Match, place: Place) -> PictureView:
         return {}
 
     def hint(self, match: Match, place: Place) -> Text | None:

@@ -16,7 +16,8 @@ from typing import Any
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.model import Match, Place
-from bot.match.ui import Button, CallbackMaker, Keyboard, Plain, register
+from bot.match.ui import Button, CallbackMaker, Keyboard, PictureView, Plain, register
+from engine.boxes import Game as BoxesGame
 from engine.boxes import Move
 
 FULL_LIMIT = 5  # boards up to 5×5 boxes get one button per line (at most 60 + navigation)
@@ -25,15 +26,15 @@ MARKS = ("🟠", "🔵", "🟢", "🟣")
 H_FREE, V_FREE, DRAWN, NONE = "━", "┃", "·", " "
 
 
-def _full(game: Any) -> bool:
-    return bool(game.rows <= FULL_LIMIT and game.cols <= FULL_LIMIT)
+def _full(game: BoxesGame) -> bool:
+    return game.rows <= FULL_LIMIT and game.cols <= FULL_LIMIT
 
 
 def _code(m: Move) -> str:
     return f"{m.orient}{m.r}.{m.c}"
 
 
-def _line_button(game: Any, m: Move, cb: CallbackMaker, free: str) -> Button:
+def _line_button(game: BoxesGame, m: Move, cb: CallbackMaker, free: str) -> Button:
     if not game.has_line(m):
         return Button(NONE, cb("n", "none"))
     if game.line_owner(m) is not None or game.is_outline(m):  # Палочки's outline is drawn
@@ -41,11 +42,11 @@ def _line_button(game: Any, m: Move, cb: CallbackMaker, free: str) -> Button:
     return Button(free, cb("p", _code(m)))
 
 
-def _clamp(game: Any, r: int, c: int) -> tuple[int, int]:
+def _clamp(game: BoxesGame, r: int, c: int) -> tuple[int, int]:
     return max(0, min(r, game.rows - H)), max(0, min(c, game.cols - W))
 
 
-def _window(game: Any, place: Place) -> tuple[int, int]:
+def _window(game: BoxesGame, place: Place) -> tuple[int, int]:
     w = place.cursor.get("w")
     if isinstance(w, list) and len(w) == 2 and all(isinstance(v, int) for v in w):
         return _clamp(game, w[0], w[1])
@@ -169,7 +170,7 @@ class BoxesUI(Plain):
         for place in match.places:
             place.cursor.pop("box", None)
 
-    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
+    def picture_view(self, match: Match, place: Place) -> PictureView:
         game: Any = match.game
         shaped = any("." in row for row in game.mask)
         return {"labels": True} if shaped or not _full(game) else {}

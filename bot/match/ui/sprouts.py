@@ -14,7 +14,7 @@ from typing import Any
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.model import Match, Place
-from bot.match.ui import Button, CallbackMaker, Keyboard, register
+from bot.match.ui import Button, CallbackMaker, Keyboard, PictureView, register
 
 PER_ROW = 6
 LIFE = "•"
@@ -123,8 +123,7 @@ class SproutsUI:
             if a is None:
                 if not game.joinable(n):
                     raise Refused("sprouts.no_moves_from", spot=n)
-                place.cursor.clear()
-                place.cursor["a"] = n
+                place.cursor = {"a": n}
                 return
             if b is None:
                 if n not in game.joinable(a):
@@ -136,14 +135,10 @@ class SproutsUI:
             place.cursor["i"] = i + (1 if op == "n" else -1)
             return
         if op == "k":  # one step back
-            if b is not None:
-                place.cursor.clear()
-                place.cursor["a"] = a
-            else:
-                place.cursor.clear()
+            place.cursor = {"a": a} if a is not None and b is not None else {}
             return
         if op == "x":
-            place.cursor.clear()
+            place.cursor = {}
             return
         raise Refused("err.bad_button")
 
@@ -164,7 +159,7 @@ class SproutsUI:
             place.cursor.pop("b", None)
             place.cursor.pop("i", None)
 
-    def picture_view(self, match: Match, place: Place) -> dict[str, Any]:
+    def picture_view(self, match: Match, place: Place) -> PictureView:
         a, b, i = _selection(match, place)
         if a is None or b is None:
             return {}

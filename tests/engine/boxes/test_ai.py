@@ -190,9 +190,8 @@ def mixed_five_by_five(left: int, seed: int) -> Game:
         if rng.random() < 1 / 3:
             n = rng.choice(pos.undrawn())
         else:
-            n = pos.any_capture()
-            if n is None:
-                n = rng.choice(pos.safe_lines() or pos.undrawn())
+            capture = pos.any_capture()
+            n = rng.choice(pos.safe_lines() or pos.undrawn()) if capture is None else capture
         g.play(g.line_move(n))
     return g
 

@@ -129,6 +129,7 @@ def test_records_carry_the_border_and_old_ones_load_without() -> None:
     assert record["border"] is True
     assert "border" not in Game(3, 5).to_json() and "border" not in Game(3, 5).options
     back = engine.load(json.loads(json.dumps(record)))
+    assert isinstance(back, Game)
     assert back.border and back.drawn_mask == g.drawn_mask and back.scores == g.scores
     assert back.moves == g.moves
     old = {"kind": "boxes", "v": 1, "rows": 3, "cols": 5, "players": 2, "lines": [5, 21]}
@@ -141,7 +142,8 @@ def test_records_carry_the_border_and_old_ones_load_without() -> None:
     assert pickle.loads(pickle.dumps(g)).drawn_mask == g.drawn_mask
     assert g.copy().border
     text = engine.text_record(g)
-    assert engine.read_text_record(text).drawn_mask == g.drawn_mask
+    read = engine.read_text_record(text)
+    assert isinstance(read, Game) and read.drawn_mask == g.drawn_mask
     steps = list(h.copy() for h in g.replay())
     assert steps[0].border and steps[0].ply == 0 and steps[-1].drawn_mask == g.drawn_mask
     rematch = Game(**g.options)

@@ -127,7 +127,8 @@ def test_three_players_scripted() -> None:
     g.play(Move("h", 1, 1))
     assert g.turn == 2
     g.play(Move("v", 0, 2))
-    assert g.scores == (1, 0, 1) and g.over and g.result.winner is None  # a tie of the top two
+    assert g.scores == (1, 0, 1) and g.result is not None  # over
+    assert g.result.winner is None  # a tie of the top two
 
 
 def test_illegal_moves_change_nothing() -> None:
@@ -274,6 +275,7 @@ def test_json_round_trip_and_bad_records() -> None:
     engine.random_playout(g, random.Random(3), max_moves=20)
     d = json.loads(json.dumps(g.to_json()))
     g2 = engine.load(d)
+    assert isinstance(g2, Game)
     assert g2.to_json() == g.to_json() and g2.scores == g.scores and g2.turn == g.turn
     assert g2.drawn_lines() == g.drawn_lines()
     bad = [

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.dots import Game, Move
+from engine.dots.game import Edge
 from engine.dots.rings import Board
 
 from .helpers import dead
@@ -106,7 +107,7 @@ SYMMETRIES = [
 
 
 @pytest.mark.parametrize("edge", ["safe", "capturable"])
-def test_symmetric_games_give_symmetric_positions(edge: str) -> None:
+def test_symmetric_games_give_symmetric_positions(edge: Edge) -> None:
     n = 9
     for seed in range(40 if edge == "safe" else 15):
         rng = random.Random(seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import BadOptions, GameOver, IllegalMove
-from engine.dots import ILLEGAL_CODES, Game, Move
+from engine.dots import ILLEGAL_CODES, Game, Move, Zone
 
 from .helpers import board, dead, diamond, moves, play
 from .reference import Referee
@@ -263,7 +263,7 @@ def test_first_move_zone() -> None:
 
 def test_zone_sizes_are_options() -> None:
     g = Game(9, 9, start="zone", zone_width=3, zone_height=2)
-    assert len(g.legal_moves()) == 6 and g.zone == g.zone.__class__(3, 3, 3, 2)
+    assert len(g.legal_moves()) == 6 and g.zone == Zone(3, 3, 3, 2)
     assert Game(9, 9, start="zone").zone.width == 8  # type: ignore[union-attr]
     with pytest.raises(BadOptions):
         Game(9, 9, start="zone", zone_width=10)

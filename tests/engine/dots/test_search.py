@@ -17,7 +17,7 @@ WALL = [(x, 5) for x in range(2, 12)] + [(2, 6), (3, 7), (12, 6)]
 CHAIN = [(3, 6), (4, 6)]
 
 
-def _ladder(breaker: list[tuple[int, int]]) -> tuple[Game, tuple[int, int]]:
+def _ladder(breaker: list[tuple[int, int]]) -> tuple[Game, tuple[tuple[int, int], int]]:
     g = play(board(14, 8), WALL, CHAIN + breaker)
     if g.turn != 0:  # A to move: B plays a filler
         g.play(Move(*_filler(g, 1)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -160,9 +161,14 @@ def test_a_previewed_curve_is_played_from_a_reloaded_record(monkeypatch) -> None
     move = g.legal_moves()[-1]
     preview = g.copy()
     preview.play(move)
-    calls = []
+    calls: list[tuple[Any, ...]] = []
     real = game_module.draw_move
-    monkeypatch.setattr(game_module, "draw_move", lambda *a: calls.append(a) or real(*a))
+
+    def counted(*a: Any) -> Any:
+        calls.append(a)
+        return real(*a)
+
+    monkeypatch.setattr(game_module, "draw_move", counted)
     later = Game.from_json(json.loads(json.dumps(g.to_json())))
     later.play(move)
     assert calls == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -191,7 +192,9 @@ def _recorded(name: str) -> tuple[Drawing, Request]:
     """A request recorded from a 12-spot bench game (``data/routes.json``): a drawing made by
     an earlier router, kept as it was so that the case stays the same when routes change."""
     case = json.loads((Path(__file__).parent / "data" / "routes.json").read_text())[name]
-    req = {k: frozenset(v) if k in ("arc1", "arc2") else v for k, v in case["request"].items()}
+    req: dict[str, Any] = {
+        k: frozenset(v) if k in ("arc1", "arc2") else v for k, v in case["request"].items()
+    }
     for k in ("wedge_a", "wedge_b", "side1", "side2", "box"):
         if req[k] is not None:
             req[k] = tuple(req[k])

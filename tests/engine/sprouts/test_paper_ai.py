@@ -10,9 +10,10 @@ from engine import GameOver
 from engine.sprouts import Game, solver
 from engine.sprouts.ai import LEVELS, choose_move
 from engine.sprouts.game import _table
+from engine.sprouts.moves import Move as PaperMove
 
 
-def _child_wins_for_mover(g: Game, m: object) -> bool:
+def _child_wins_for_mover(g: Game, m: PaperMove) -> bool:
     child = g.position.play(_table(g.drawing).choices[m].pmove)
     return solver.outcome(child, misere=g.misere)
 
