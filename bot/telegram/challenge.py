@@ -19,9 +19,8 @@ from telegram.helpers import create_deep_linked_url
 
 import storage
 from bot.i18n import Text, t
-from bot.match import links, menus
+from bot.match import buttons, links, menus
 from bot.match.actions import Actor, Refused
-from bot.match.callback import Callback
 from bot.match.effects import Effect, Refresh, Say
 from bot.match.model import Match
 from bot.telegram import act
@@ -68,7 +67,7 @@ async def challenge_command(update: Update, context: Context) -> None:
         [
             menus.Button(
                 Text(f"game.{kind}"),
-                Callback(menus.OP, str(user.id), 0, _quick_path(c) + ".g").encode(),
+                buttons.menu(user.id, _quick_path(c) + ".g"),
             )
             for c, kind in menus.KINDS.items()
         ]

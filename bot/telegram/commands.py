@@ -14,7 +14,7 @@ from telegram.error import TelegramError
 import storage
 from bot import examples
 from bot.i18n import t
-from bot.match import menus, records
+from bot.match import buttons, menus, records
 from bot.match.ui import Button
 from bot.telegram import act
 from bot.telegram.common import Context, asker, reply
@@ -87,8 +87,8 @@ async def lang_command(update: Update, context: Context) -> None:
         return
     rows = [
         [
-            Button("English", f"L:{a.user.id}:0:en"),
-            Button("Русский", f"L:{a.user.id}:0:ru"),
+            Button("English", buttons.language(a.user.id, "en")),
+            Button("Русский", buttons.language(a.user.id, "ru")),
         ]
     ]
     await reply(

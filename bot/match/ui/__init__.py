@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.i18n import Text
+from bot.match.buttons import On
 from bot.match.model import Match, Place
 
 
@@ -35,7 +36,7 @@ class GameUI(Protocol):
     # Whether the game keeps a score worth showing (Рассада's winner is who moved last).
     scored: bool
 
-    def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
+    def move_rows(self, match: Match, place: Place, on: On) -> Keyboard:
         """The move buttons (and navigation) of this place's keyboard."""
 
     def decode(self, match: Match, code: str) -> Any:
@@ -75,10 +76,6 @@ class Plain:
 
     def auto_move(self, match: Match, place: Place) -> Any | None:
         return None
-
-
-class CallbackMaker(Protocol):
-    def __call__(self, op: str, arg: str = "") -> str: ...
 
 
 _REGISTRY: dict[str, GameUI] = {}
