@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import Text
+from bot.match.closing import finish
 from bot.match.effects import Effect, Notify, Refresh, Say
 from bot.match.model import Match
 
@@ -112,8 +113,6 @@ def _ping_at(match: Match) -> float | None:
 
 def stop_over(match: Match, now: float) -> list[Effect]:
     """The lazy check on any tap: a Dots STOP phase whose time ran out ends the game."""
-    from bot.match.ending import finish
-
     game: Any = match.game
     if match.status == "active" and _stopped(match) and game.expired(now):
         game.finish_stop()

@@ -7,8 +7,10 @@ from typing import Any
 
 import engine
 from bot.i18n import Text
-from bot.match.actions import Actor, Refused
-from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
+from bot.match.actions import Actor, Refused, illegal
+from bot.match.clocks import expired
+from bot.match.closing import clear_offer, finish
+from bot.match.effects import AITurn, Effect, Notify, Popup, Refresh, Say
 from bot.match.model import Match
 
 
@@ -27,31 +29,10 @@ def _seat(match: Match, actor: Actor) -> int:
     return seat
 
 
-def finish(match: Match, now: float, *, bump: bool = True) -> list[Effect]:
-    """The engine says the game is over: close the match."""
-    match.status = "finished"
-    if bump:
-        match.version += 1
-    match.turn_since = now
-    for place in match.places:
-        place.cursor.pop("menu", None)
-        place.cursor.pop("confirm", None)
-    clear_offer(match)
-    return [Refresh(), Finished()]
-
-
-def clear_offer(match: Match) -> None:
-    """A draw (or end-here) offer lapses: a move, STOP, the end, a withdrawal, a refusal."""
-    match.extra.pop("draw", None)
-    match.extra.pop("end_scores", None)
-
-
 def _engine(match: Match, call: Any) -> None:
     try:
         call()
     except engine.IllegalMove as e:
-        from bot.match.turns import illegal
-
         raise illegal(match, e) from e
 
 
@@ -215,8 +196,6 @@ def ground(match: Match, actor: Actor, now: float) -> list[Effect]:
 
 
 def claim_time(match: Match, actor: Actor, now: float) -> list[Effect]:
-    from bot.match.clocks import expired
-
     seat = _seat(match, actor)
     loser = match.game.turn
     if seat == loser:

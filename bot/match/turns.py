@@ -7,7 +7,7 @@ from typing import Any
 
 import engine
 from bot.i18n import Text
-from bot.match import clocks, ending, lobby, ui
+from bot.match import clocks, closing, ending, lobby, ui
 from bot.match.actions import (
     AI_DONE,
     AI_STOP,
@@ -31,6 +31,7 @@ from bot.match.actions import (
     Start,
     Stop,
     Tick,
+    illegal,
 )
 from bot.match.clocks import DEFAULT_TIMEOUTS, Timeouts
 from bot.match.effects import AITurn, Effect, Popup, Refresh
@@ -170,17 +171,6 @@ def _parse(match: Match, text: str) -> Any:
         raise Refused("err.bad_notation", text=text.strip()[:40], detail=e.reason) from e
 
 
-def illegal(match: Match, error: engine.IllegalMove) -> Refused:
-    """An engine refusal as a translated popup (``illegal.<kind>.<code>``)."""
-    params = {
-        k: v
-        for k, v in error.params.items()
-        if isinstance(v, str | int | float) and k not in ("alert", "detail")
-    }
-    key = f"illegal.{match.kind}.{error.code}"
-    return Refused(key, detail=error.reason, **params)  # type: ignore[arg-type]  # no "alert"
-
-
 def _commit(match: Match, move: Any, now: float) -> list[Effect]:
     game = match.game
     before = game.turn
@@ -192,12 +182,12 @@ def _commit(match: Match, move: Any, now: float) -> list[Effect]:
     if game.turn != before or game.over:
         match.turn_since = now
     ui.get(match.kind).after_move(match, move)
-    ending.clear_offer(match)
+    closing.clear_offer(match)
     for place in match.places:
         place.cursor.pop("menu", None)
         place.cursor.pop("confirm", None)
     if game.over:
-        return ending.finish(match, now, bump=False)
+        return closing.finish(match, now, bump=False)
     nxt = match.to_move
     if nxt is not None and nxt.is_ai:
         return [AITurn()]

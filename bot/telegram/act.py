@@ -27,6 +27,7 @@ from bot.telegram import hookreply, pings
 from bot.telegram.ai_pool import TIME_LIMITS
 from bot.telegram.boards import RETRY_SOON, SHOW_GUARD, SHOW_KIND, later, refresh, retry_when_free
 from bot.telegram.services import Services
+from bot.telegram.stored import load, remember
 
 log = logging.getLogger(__name__)
 AI_KIND = "ai"  # deadline kinds: the bot's move, the clock, the ending (replay and record)
@@ -80,21 +81,6 @@ class Outcome:
     written: tuple[str, dict[str, Any]] | None = None
     # The deadlines written with it (kind -> time, None = cancelled); None: none were.
     dues: dict[str, float | None] | None = None
-
-
-def load(record: dict[str, Any], svc: Services | None = None) -> Match:
-    """A match from its record, with its live game from the cache when we have it."""
-    match = Match.from_json(record)
-    if svc is not None and match.state is not None:
-        game = svc.games.get(match.id, match.version)
-        if game is not None:
-            match.attach(game)
-    return match
-
-
-def remember(svc: Services, match: Match) -> None:
-    if match.has_game:
-        svc.games.put(match.id, match.version, match.game)
 
 
 async def act(

@@ -38,6 +38,7 @@ from bot.telegram import media
 from bot.telegram.keyboards import markup, markup_json
 from bot.telegram.ratelimit import flood_seconds, latest_only
 from bot.telegram.services import Services
+from bot.telegram.stored import load
 
 log = logging.getLogger(__name__)
 ROUNDS = 5  # re-reads after edits before leaving the rest to a deadline
@@ -148,7 +149,7 @@ async def _show_all(
     some were left to a later show (a flood wait, a network error), None when it cannot be
     shown at all."""
     try:
-        match = _load(record, svc)
+        match = load(record, svc)
     except BadMatchRecord as e:
         log.error("match %s cannot be shown: %s", match_id, e)
         return None
@@ -177,12 +178,6 @@ async def heal(svc: Services, bot: Bot, match_id: str, at: tuple[Any, Any, Any])
         return
     svc.shown.pop((match_id, i), None)
     await refresh(svc, bot, match_id, (i,))
-
-
-def _load(record: dict[str, Any], svc: Services) -> Match:
-    from bot.telegram.act import load  # act imports this module
-
-    return load(record, svc)
 
 
 async def later(svc: Services, match_id: str, delay: float) -> None:

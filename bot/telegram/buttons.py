@@ -16,15 +16,15 @@ import storage
 from bot import i18n
 from bot.i18n import t
 from bot.match import buttons, lobby, menus
-from bot.match.actions import Actor, Refused
+from bot.match.actions import Refused
 from bot.match.buttons import Tap
 from bot.match.callback import BadCallback
 from bot.match.effects import Refresh
-from bot.telegram import act, boards, inline
+from bot.telegram import act, boards, challenge, inline, stored
 from bot.telegram.commands import send_record
 from bot.telegram.common import Context, actor_of, language, language_of, svc_of
+from bot.telegram.create import create_match
 from bot.telegram.keyboards import markup
-from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -147,8 +147,6 @@ async def _menu(update: Update, context: Context, owner: str, path: str, lang: s
         await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
         return
     if private and result.ai_level is None:  # a friend: challenge them by link
-        from bot.telegram import challenge
-
         await act.answer(query, lang, act.Outcome())
         with contextlib.suppress(TelegramError):
             await query.delete_message()
@@ -161,27 +159,6 @@ async def _menu(update: Update, context: Context, owner: str, path: str, lang: s
         with contextlib.suppress(TelegramError):
             await query.delete_message()
     await act.perform(svc, context.bot, outcome)
-
-
-async def create_match(
-    svc: Services, actor: Actor, choice: menus.Choice, chat_id: int, group: bool, lang: str
-) -> act.Outcome:
-    try:
-        match, effects = lobby.new_match(
-            match_id=storage.new_match_id(),
-            kind=choice.kind,
-            options=choice.options,
-            creator=actor,
-            chat=chat_id,
-            group=group,
-            lang=lang,
-            now=svc.clock(),
-            ai_level=choice.ai_level,
-            clock=choice.clock,
-        )
-    except Refused as r:
-        return act.Outcome(refused=r)
-    return await act.create(svc, match, effects or [Refresh()])
 
 
 async def _rematch(update: Update, context: Context, match_id: str, lang: str) -> None:
@@ -198,7 +175,7 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
     try:
         if record is None:
             raise Refused("err.no_match")
-        match = lobby.rematch(act.load(record), actor, new_id, now)
+        match = lobby.rematch(stored.load(record), actor, new_id, now)
     except Refused as r:
         await act.answer(query, lang, act.Outcome(refused=r))
         return
@@ -206,7 +183,7 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
     outcome = await act.create(svc, match, [Refresh(), *effects])
 
     def fn(record: dict[str, Any]) -> dict[str, Any]:
-        old = act.load(record)
+        old = stored.load(record)
         lobby.rematch(old, actor, new_id, now)
         return old.to_json()
 
@@ -221,7 +198,7 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
         await act.answer(query, lang, act.Outcome(refused=refused))
         return
     await act.answer(query, lang, act.Outcome())
-    await act.refresh(svc, context.bot, match_id)
+    await boards.refresh(svc, context.bot, match_id)
     await act.perform(svc, context.bot, outcome)
 
 

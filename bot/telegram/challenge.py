@@ -23,9 +23,10 @@ from bot.match import buttons, links, menus
 from bot.match.actions import Actor, Refused
 from bot.match.effects import Effect, Refresh, Say
 from bot.match.model import Match
+from bot.match.ui import Button
 from bot.telegram import act
-from bot.telegram.buttons import create_match
 from bot.telegram.common import Context, actor_of, language, reply, svc_of
+from bot.telegram.create import create_match
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
@@ -65,10 +66,7 @@ async def challenge_command(update: Update, context: Context) -> None:
         return
     rows = [
         [
-            menus.Button(
-                Text(f"game.{kind}"),
-                buttons.menu(user.id, _quick_path(c) + ".g"),
-            )
+            Button(Text(f"game.{kind}"), buttons.menu(user.id, _quick_path(c) + ".g"))
             for c, kind in menus.KINDS.items()
         ]
     ]
