@@ -138,7 +138,7 @@ def tick(match: Match, now: float, timeouts: Timeouts) -> list[Effect]:
     if d is not None and now >= d and match.extra.get("expired") != match.turn_since:
         match.extra["expired"] = match.turn_since
         match.version += 1  # the keyboard now offers the claim
-        effects.append(Refresh(picture=False))
+        effects.append(Refresh())
         for i, s in enumerate(match.seats):
             if s.user is not None and not s.is_ai and i != game.turn:
                 effects.append(
@@ -162,7 +162,7 @@ def _close(match: Match, key: str) -> list[Effect]:
     match.status = "finished"
     match.extra["cancelled"] = True
     match.version += 1
-    effects: list[Effect] = [Refresh(picture=False)]
+    effects: list[Effect] = [Refresh()]
     if match.chat is not None:
         effects.append(Say(match.chat, Text(key)))
     return effects

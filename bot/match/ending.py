@@ -45,7 +45,7 @@ def resign(
             raise Refused("err.bad_button")
         match.places[place].cursor["confirm"] = ["resign", actor.user]
         match.places[place].cursor.pop("menu", None)
-        return [Refresh(places=(place,), picture=False)]
+        return [Refresh(places=(place,))]
     if place is not None:
         ask = match.places[place].cursor.get("confirm")
         if ask is not None and ask != ["resign", actor.user]:
@@ -72,7 +72,7 @@ def offer_draw(match: Match, actor: Actor, now: float, *, scores: bool = False) 
         place.cursor.pop("menu", None)
     who = match.seats[seat].name
     key = "end_here" if scores else "draw"
-    effects: list[Effect] = [Refresh(picture=False), Popup(Text(f"{key}.offered"))]
+    effects: list[Effect] = [Refresh(), Popup(Text(f"{key}.offered"))]
     for s in others:
         if s.user is not None and not s.is_ai:
             effects.append(Notify(s.user, Text(f"{key}.offer_to_you", who=who)))
@@ -110,11 +110,11 @@ def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Ef
             raise Refused("err.own_offer")
         clear_offer(match)  # withdraw
         match.version += 1
-        return [Refresh(picture=False)]
+        return [Refresh()]
     if not accept:
         clear_offer(match)
         match.version += 1
-        return [Refresh(picture=False), Popup(Text("draw.declined"))]
+        return [Refresh(), Popup(Text("draw.declined"))]
     agreed = sorted({*offer, seat})
     humans = [i for i, s in enumerate(match.seats) if not s.is_ai]
     if set(agreed) >= set(humans):
@@ -122,7 +122,7 @@ def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Ef
         return finish(match, now)
     match.extra["draw"] = agreed
     match.version += 1
-    return [Refresh(picture=False)]
+    return [Refresh()]
 
 
 def stop(match: Match, actor: Actor, now: float, limit: float) -> list[Effect]:

@@ -233,4 +233,4 @@ def _cursor(match: Match, actor: Actor, op: str, place: int | None, now: float) 
         move = game_ui.auto_move(match, match.places[place])
         if move is not None:  # the selection leaves one move only: play it
             return _commit(match, move, now)
-    return [Refresh(places=(place,), picture=False)]
+    return [Refresh(places=(place,))]

@@ -25,7 +25,7 @@ import json
 import logging
 from typing import Any
 
-from telegram import Bot, ChatMemberUpdated, InputMediaPhoto, Update
+from telegram import Bot, ChatMemberUpdated, Update
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
@@ -34,9 +34,9 @@ import storage
 from bot import pictures
 from bot.match import views
 from bot.match.model import BadMatchRecord, Match
-from bot.telegram import media
+from bot.telegram import media, rawapi
 from bot.telegram.keyboards import markup, markup_json
-from bot.telegram.ratelimit import flood_seconds, latest_only
+from bot.telegram.ratelimit import flood_seconds
 from bot.telegram.services import Services
 from bot.telegram.stored import load
 
@@ -192,7 +192,7 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> bool:
     """Show place ``i``; False when it was left to a later show that is scheduled already
     (a flood wait, a network error, a first send another replica holds)."""
     place = match.places[i]
-    if place.off:
+    if place.off or (place.msg is None and place.inline is None and place.chat is None):
         return True
     view = views.place_view(match, i, svc.clock())
     picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
@@ -204,59 +204,16 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> bool:
     now = (picture_key, view.caption, raw.get("reply_markup", ""))
     if before == now:
         return True
-    target: dict[str, Any] = (
-        {"inline_message_id": place.inline}
-        if place.inline
-        else {"chat_id": place.chat, "message_id": place.msg}
-    )
 
     async def png() -> bytes:
         return await _picture(svc, match, view.picture)
 
     try:
-        if place.msg is None and place.inline is None:
-            if place.chat is None:
-                return True
-            if not await _send_new(svc, bot, match, i, picture_key, png):
-                return False
-        elif before is None or before[0] != picture_key:
-            try:
-                photo = await media.photo(svc, bot, picture_key, png, inline=bool(place.inline))
-            except media.NoStorageChat as e:  # the caption still tells the state
-                log.warning("match %s: %s", match.id, e)
-                await _caption(bot, view.caption, raw, target)
-            else:
-                shown = await bot._post(
-                    "editMessageMedia",
-                    {
-                        "media": InputMediaPhoto(
-                            photo, caption=view.caption, parse_mode=ParseMode.HTML
-                        ),
-                        **target,
-                    },
-                    api_kwargs=latest_only(bot, raw),
-                )
-                media.remember(svc, picture_key, shown)
-        elif before[1] != view.caption:
-            await _caption(bot, view.caption, raw, target)
-        else:
-            await _keyboard(bot, target, raw)
+        if not await _edit(svc, bot, match, i, view, raw, picture_key, before, png):
+            return False
     except BadRequest as e:
-        text = str(e).lower()
-        if "not modified" in text:
-            pass
-        elif "not found" in text or "message_id_invalid" in text or "can't be edited" in text:
-            # The board message was deleted: show the board again as a new message.
-            if place.chat is not None and place.inline is None:
-                svc.shown.pop(shown_key, None)
-                gone, place.msg = place.msg, None
-                if not await _send_new(svc, bot, match, i, picture_key, png, replacing=gone):
-                    return False
-                svc.shown[shown_key] = now
-            return True
-        else:  # nothing a later try would change
-            log.warning("showing match %s place %d failed: %s", match.id, i, e)
-            return True
+        if not rawapi.not_modified(e):
+            return await _not_edited(svc, bot, match, i, e, picture_key, png, now)
     except ChatMigrated as e:
         await _update_place(svc, match.id, i, chat=e.new_chat_id, msg=None)
         place.chat, place.msg = e.new_chat_id, None
@@ -277,13 +234,68 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> bool:
     return True
 
 
-async def _keyboard(bot: Bot, target: dict[str, Any], raw: dict[str, str]) -> None:
-    """``editMessageReplyMarkup`` without building the Message that comes back: nothing reads
-    it, and parsing its keyboard took a tenth of the CPU of a keyboard-only tap. The request
-    goes through the bot's own path (defaults, rate limiter, errors) like every other call;
-    the other edits here are posted the same way (an edited photo's answer is read only for
-    its file_id, see ``media.remember``)."""
-    await bot._post("editMessageReplyMarkup", dict(target), api_kwargs=latest_only(bot, raw))
+async def _edit(
+    svc: Services,
+    bot: Bot,
+    match: Match,
+    i: int,
+    view: views.PlaceView,
+    raw: rawapi.RawMarkup,
+    picture_key: Any,
+    before: Any,
+    png: Any,
+) -> bool:
+    """Send the place's first board, or edit only what changed since ``before`` (what this
+    process showed last): the picture, the caption, or the keyboard alone. False: the first
+    send was left to another replica."""
+    place = match.places[i]
+    target: rawapi.Target = (
+        {"inline_message_id": place.inline}
+        if place.inline
+        else {"chat_id": place.chat, "message_id": place.msg}
+    )
+    if place.msg is None and place.inline is None:
+        return await _send_new(svc, bot, match, i, picture_key, png)
+    if before is None or before[0] != picture_key:
+        try:
+            photo = await media.photo(svc, bot, picture_key, png, inline=bool(place.inline))
+        except media.NoStorageChat as e:  # the caption still tells the state
+            log.warning("match %s: %s", match.id, e)
+            await rawapi.edit_caption(bot, target, view.caption, raw)
+        else:
+            shown = await rawapi.edit_photo(bot, target, photo, view.caption, raw)
+            media.remember(svc, picture_key, shown)
+    elif before[1] != view.caption:
+        await rawapi.edit_caption(bot, target, view.caption, raw)
+    else:
+        await rawapi.edit_keyboard(bot, target, raw)
+    return True
+
+
+async def _not_edited(
+    svc: Services,
+    bot: Bot,
+    match: Match,
+    i: int,
+    e: BadRequest,
+    picture_key: Any,
+    png: Any,
+    now: Any,
+) -> bool:
+    """A board edit Telegram refused: a deleted board is sent again as a new message; any
+    other refusal is one a later try would not change."""
+    place = match.places[i]
+    if not rawapi.message_gone(e):
+        log.warning("showing match %s place %d failed: %s", match.id, i, e)
+        return True
+    if place.chat is not None and place.inline is None:
+        shown_key = (match.id, i)
+        svc.shown.pop(shown_key, None)
+        gone, place.msg = place.msg, None
+        if not await _send_new(svc, bot, match, i, picture_key, png, replacing=gone):
+            return False
+        svc.shown[shown_key] = now
+    return True
 
 
 async def after_flood(svc: Services, bot: Bot, match_id: str, seconds: float) -> None:
@@ -303,14 +315,6 @@ async def after_flood(svc: Services, bot: Bot, match_id: str, seconds: float) ->
         await refresh(svc, bot, match_id)
 
     svc.spawn(reopen())
-
-
-async def _caption(bot: Bot, caption: str, raw: dict[str, str], target: dict[str, Any]) -> None:
-    await bot._post(
-        "editMessageCaption",
-        {"caption": caption, "parse_mode": ParseMode.HTML, **target},
-        api_kwargs=latest_only(bot, raw),
-    )
 
 
 async def _send_new(

@@ -22,7 +22,7 @@ from bot.match.callback import BadCallback
 from bot.match.effects import Refresh
 from bot.telegram import act, boards, challenge, inline, stored
 from bot.telegram.commands import send_record
-from bot.telegram.common import Context, actor_of, language, language_of, svc_of
+from bot.telegram.common import Context, actor_of, language, language_of, met, svc_of
 from bot.telegram.create import create_match
 from bot.telegram.keyboards import markup
 
@@ -61,7 +61,8 @@ async def _act(update: Update, context: Context, tap: Tap) -> None:
     chat_id = message.chat.id if message is not None else None
     group = chat_id if chat_id is not None and chat_id != user.id else None
     chat, prefs, first = await svc.store.settings_and_match(user.id, group, tap.subject)
-    lang = await language_of(svc, user, chat, prefs)
+    await met(svc, user, prefs, private=chat_id == user.id)
+    lang = language_of(svc, user, chat, prefs)
     if tap.kind is buttons.JOIN and tap.value and query.inline_message_id:
         # Join under a fresh inline game: the match may not be there yet
         if await inline.not_ready(update, context, tap.subject, lang):
