@@ -20,23 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.match.actions import (
-    Action,
-    AddBot,
-    AnswerDraw,
-    Cancel,
-    ClaimTime,
-    Cursor,
-    Done,
-    Ground,
-    Join,
-    Leave,
-    OfferDraw,
-    Play,
-    Resign,
-    Start,
-    Stop,
-)
+from bot.match import actions
+from bot.match.actions import Action
 from bot.match.callback import MAX_BYTES, BadCallback, parse
 
 
@@ -80,30 +65,30 @@ class Kind:
 
 # -- lobbies: ``<op>:<match>:<version>`` ---------------------------------------------------------
 # A Join button under a game posted in inline mode carries the menu path it was offered with.
-JOIN = Kind("join", "j", field="path", optional=True, action=lambda _: Join())
-LEAVE = Kind("leave", "l", action=lambda _: Leave())
-START = Kind("start", "s", action=lambda _: Start())
-CANCEL = Kind("cancel", "x", action=lambda _: Cancel())
-ADD_BOT = Kind("add_bot", "b", field="level", action=AddBot)
+JOIN = Kind("join", "j", field="path", optional=True, action=lambda _: actions.Join())
+LEAVE = Kind("leave", "l", action=lambda _: actions.Leave())
+START = Kind("start", "s", action=lambda _: actions.Start())
+CANCEL = Kind("cancel", "x", action=lambda _: actions.Cancel())
+ADD_BOT = Kind("add_bot", "b", field="level", action=actions.AddBot)
 
 # -- playing: a move's code (the game UI's compact form) and keyboard-only steps --------------
-PLAY = Kind("play", "p", field="code", action=lambda code: Play(code=code))
-STEP = Kind("step", "c", field="step", action=Cursor)
+PLAY = Kind("play", "p", field="code", action=lambda code: actions.Play(code=code))
+STEP = Kind("step", "c", field="step", action=actions.Cursor)
 # A button that only explains (a drawn line, a taken point): ``what`` names the popup.
 INFO = Kind("info", "n", field="what")
 INFO_TOPICS = ("none", "drawn", "taken", "dead", "taken_box", "edge", "no_moves")
 
 # -- ways to end a match, and what follows it: ``a:<match>:<version>:<letter>`` --------------
-RESIGN = Kind("resign", "a", "r", action=lambda _: Resign(False))
-RESIGN_SURE = Kind("resign_sure", "a", "R", action=lambda _: Resign(True))
-OFFER_DRAW = Kind("offer_draw", "a", "d", action=lambda _: OfferDraw())
-OFFER_END = Kind("offer_end", "a", "e", action=lambda _: OfferDraw(scores=True))
-ACCEPT_DRAW = Kind("accept_draw", "a", "y", action=lambda _: AnswerDraw(True))
-DECLINE_DRAW = Kind("decline_draw", "a", "n", action=lambda _: AnswerDraw(False))
-STOP = Kind("stop", "a", "s", action=lambda _: Stop())
-DONE = Kind("done", "a", "f", action=lambda _: Done())
-GROUND = Kind("ground", "a", "g", action=lambda _: Ground())
-CLAIM_TIME = Kind("claim_time", "a", "t", action=lambda _: ClaimTime())
+RESIGN = Kind("resign", "a", "r", action=lambda _: actions.Resign(False))
+RESIGN_SURE = Kind("resign_sure", "a", "R", action=lambda _: actions.Resign(True))
+OFFER_DRAW = Kind("offer_draw", "a", "d", action=lambda _: actions.OfferDraw())
+OFFER_END = Kind("offer_end", "a", "e", action=lambda _: actions.OfferDraw(scores=True))
+ACCEPT_DRAW = Kind("accept_draw", "a", "y", action=lambda _: actions.AnswerDraw(True))
+DECLINE_DRAW = Kind("decline_draw", "a", "n", action=lambda _: actions.AnswerDraw(False))
+STOP = Kind("stop", "a", "s", action=lambda _: actions.Stop())
+DONE = Kind("done", "a", "f", action=lambda _: actions.Done())
+GROUND = Kind("ground", "a", "g", action=lambda _: actions.Ground())
+CLAIM_TIME = Kind("claim_time", "a", "t", action=lambda _: actions.ClaimTime())
 REMATCH = Kind("rematch", "a", "x")
 RECORD = Kind("record", "a", "c")
 

@@ -1,13 +1,15 @@
-"""Moves, keyboard steps and the bot's moves on an active match, and the one entry point
-:func:`apply` that the Telegram adapter calls inside ``storage.update``."""
+"""Moves, keyboard steps and the bot's moves on an active match, and the entry points: the
+state machine :func:`apply`, and :func:`apply_and_show`, the adapter's one call per action
+(the effects and what each place to refresh shows now)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypedDict, Unpack
 
 import engine
 from bot.i18n import Text
-from bot.match import clocks, closing, ending, lobby, ui
+from bot.match import clocks, closing, ending, lobby, ui, views
 from bot.match.actions import (
     AI_DONE,
     AI_STOP,
@@ -36,6 +38,7 @@ from bot.match.actions import (
 from bot.match.clocks import DEFAULT_TIMEOUTS, Timeouts
 from bot.match.effects import AITurn, Effect, Popup, Refresh
 from bot.match.model import Match
+from bot.match.views import PlaceView
 
 
 def apply(
@@ -65,6 +68,46 @@ def apply(
     if request is not None:
         match.extra["rq"] = request
     return effects
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What an action did: its effects, and the view of each place they refresh (the state
+    just written, ready to show without decoding it again)."""
+
+    effects: list[Effect]
+    views: dict[int, PlaceView]
+
+
+class Given(TypedDict, total=False):
+    """:func:`apply`'s optional keyword arguments, for :func:`apply_and_show`."""
+
+    version: int | None
+    place: int | None
+    timeouts: Timeouts
+    request: str | None
+
+
+def apply_and_show(
+    match: Match, actor: Actor | None, action: Action, *, now: float, **given: Unpack[Given]
+) -> Applied:
+    """:func:`apply` (same arguments, same refusals), and the views of the places to show."""
+    return shown(match, apply(match, actor, action, now=now, **given), now)
+
+
+def shown(match: Match, effects: list[Effect], now: float) -> Applied:
+    """``effects`` with the views of the places their refreshes name (places that cannot be
+    shown, a blocked user's or one with nowhere to go, are left out)."""
+    wanted: set[int] = set()
+    for e in effects:
+        if isinstance(e, Refresh):
+            wanted.update(range(len(match.places)) if e.places is None else e.places)
+    out = {}
+    for i in sorted(wanted):
+        p = match.places[i] if 0 <= i < len(match.places) else None
+        if p is not None and not p.off and (p.chat is not None or p.inline):
+            out[i] = views.place_view(match, i, now)
+    return Applied(effects, out)
 
 
 RESUME_AFTER = 2.0  # seconds a redelivered update waits before following up

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Bot, ChatMemberUpdated, Update
@@ -34,6 +35,7 @@ import storage
 from bot import pictures
 from bot.match import views
 from bot.match.model import BadMatchRecord, Match
+from bot.match.views import PlaceView
 from bot.telegram import media, rawapi
 from bot.telegram.keyboards import markup, markup_json
 from bot.telegram.ratelimit import flood_seconds
@@ -58,6 +60,16 @@ _locks: dict[str, asyncio.Lock] = {}
 _reopening: set[str] = set()  # matches this process shows again when a flood wait ends
 
 
+@dataclass(frozen=True)
+class Written:
+    """A state of the match as an action has just stored it (revision, decoded match) and
+    the views of the places it refreshes (``turns.Applied.views``; others are computed)."""
+
+    revision: str
+    match: Match
+    views: dict[int, PlaceView] = field(default_factory=dict)
+
+
 def _lock(match_id: str) -> asyncio.Lock:
     lock = _locks.get(match_id)
     if lock is None:
@@ -73,12 +85,12 @@ async def refresh(
     match_id: str,
     places: tuple[int, ...] | None = None,
     *,
-    written: tuple[str, dict[str, Any]] | None = None,
+    written: Written | None = None,
     guard: float | None = None,
 ) -> None:
     """Bring the given places (all by default) up to the latest stored state. ``written``:
-    the revision and record an action has just stored, shown without reading them back (if
-    the match changed since, the check after the edits sees it and goes round again).
+    the state an action has just stored, shown without reading it back (if the match changed
+    since, the check after the edits sees it and goes round again).
     ``guard``: the time of the show deadline that action wrote with its state; a show that
     completes cancels it (a show of every place cancels any pending show of that revision).
 
@@ -105,18 +117,17 @@ async def refresh(
             held: storage.Lease | None = lease
             try:
                 async with lease.kept():
-                    loaded = written or await svc.store.matches.get_revised(match_id)
-                    shown = loaded is not None and await _show_all(
-                        svc, bot, match_id, loaded[1], places
-                    )
-                if loaded is None or shown is None:  # gone, or past showing: nothing to wait for
+                    current = written or await _read(svc, match_id)
+                    shown = current is not None and await _show_all(svc, bot, current, places)
+                if current is None:  # gone, or past showing: nothing to wait for
                     await svc.store.deadlines.cancel(match_id, kind=SHOW_KIND)
                     return
                 held = None  # given up by the next call, whatever it answers
                 # Everything shown: the show deadline of this revision has done its work.
-                done = (SHOW_KIND, loaded[0], guard if places else None) if shown else None
+                rev = current.revision
+                done = (SHOW_KIND, rev, guard if places else None) if shown else None
                 now = await svc.store.matches.revision_releasing(match_id, lease, done=done)
-                if now == loaded[0]:
+                if now == rev:
                     return
             finally:
                 if held is not None:
@@ -138,26 +149,30 @@ async def retry_when_free(svc: Services, match_id: str, lease: str, kind: str) -
         log.warning("could not schedule %s of match %s: %s", kind, match_id, e)
 
 
-async def _show_all(
-    svc: Services,
-    bot: Bot,
-    match_id: str,
-    record: dict[str, Any],
-    places: tuple[int, ...] | None,
-) -> bool | None:
-    """Show the record in the given places: True when every one shows it now, False when
-    some were left to a later show (a flood wait, a network error), None when it cannot be
-    shown at all."""
+async def _read(svc: Services, match_id: str) -> Written | None:
+    """The stored state, decoded; None when there is none or it cannot be shown at all."""
+    loaded = await svc.store.matches.get_revised(match_id)
+    if loaded is None:
+        return None
     try:
-        match = load(record, svc)
+        return Written(loaded[0], load(loaded[1], svc))
     except BadMatchRecord as e:
         log.error("match %s cannot be shown: %s", match_id, e)
         return None
+
+
+async def _show_all(
+    svc: Services, bot: Bot, current: Written, places: tuple[int, ...] | None
+) -> bool:
+    """Show the state in the given places: True when every one shows it now, False when
+    some were left to a later show (a flood wait, a network error)."""
+    match = current.match
     indexes = range(len(match.places)) if places is None else places
     complete = True
     for i in indexes:
         if 0 <= i < len(match.places):
-            complete = await _show(svc, bot, match, i) and complete
+            shown = await _show(svc, bot, match, i, current.views.get(i))
+            complete = shown and complete
     return complete
 
 
@@ -188,13 +203,16 @@ async def later(svc: Services, match_id: str, delay: float) -> None:
         log.warning("could not schedule showing match %s: %s", match_id, e)
 
 
-async def _show(svc: Services, bot: Bot, match: Match, i: int) -> bool:
-    """Show place ``i``; False when it was left to a later show that is scheduled already
-    (a flood wait, a network error, a first send another replica holds)."""
+async def _show(
+    svc: Services, bot: Bot, match: Match, i: int, view: PlaceView | None = None
+) -> bool:
+    """Show place ``i`` (``view``: its view, when the action that wrote the state made it);
+    False when it was left to a later show that is scheduled already (a flood wait, a
+    network error, a first send another replica holds)."""
     place = match.places[i]
     if place.off or (place.msg is None and place.inline is None and place.chat is None):
         return True
-    view = views.place_view(match, i, svc.clock())
+    view = view or views.place_view(match, i, svc.clock())
     picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
     raw = markup_json(view.keyboard, place.lang)
     # The keyboard as sent, labels included: two Dots windows full of dots carry the same

@@ -19,9 +19,9 @@ from telegram.helpers import create_deep_linked_url
 
 import storage
 from bot.i18n import Text, t
-from bot.match import buttons, links, menus
+from bot.match import buttons, links, menus, turns
 from bot.match.actions import Actor, Refused
-from bot.match.effects import Effect, Refresh, Say
+from bot.match.effects import Refresh, Say
 from bot.match.model import Match
 from bot.match.ui import Button
 from bot.telegram import act
@@ -182,12 +182,12 @@ async def _open(
         return Text("link.unknown")
     now = svc.clock()
 
-    def step(match: Match) -> list[Effect]:
+    def step(match: Match) -> turns.Applied:
         effects = links.join_by_link(match, actor, chat_id, lang, now)
         creator = next((p for p in match.places if p.seat == 0), None)
         if creator is not None and creator.chat is not None:
             effects.append(Say(creator.chat, Text("link.accepted", name=html.escape(actor.name))))
-        return effects
+        return turns.shown(match, effects, now)
 
     outcome = await act.run(svc, match_id, step)
     if outcome.refused is not None:

@@ -6,47 +6,31 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.match import buttons
-from bot.match.actions import (
-    AddBot,
-    AnswerDraw,
-    Cancel,
-    ClaimTime,
-    Cursor,
-    Done,
-    Ground,
-    Join,
-    Leave,
-    OfferDraw,
-    Play,
-    Resign,
-    Start,
-    Stop,
-)
+from bot.match import actions, buttons
 from bot.match.callback import MAX_BYTES, BadCallback
 from bot.telegram.buttons import ROUTES
 
 # Data as the bot wrote it before the table existed (boards already in chats carry these).
 OLD_ACTIONS = {
-    "j:k3F9aXz1:0": Join(),
-    "j:k3F9aXz1:0:d.q.-": Join(),
-    "l:k3F9aXz1:2": Leave(),
-    "s:k3F9aXz1:2": Start(),
-    "x:k3F9aXz1:2": Cancel(),
-    "b:k3F9aXz1:2:medium": AddBot("medium"),
-    "p:k3F9aXz1:41:12.7": Play(code="12.7"),
-    "c:k3F9aXz1:41:menu": Cursor("menu"),
-    "c:k3F9aXz1:41:g8.7": Cursor("g8.7"),
-    "a:k3F9aXz1:41:r": Resign(False),
-    "a:k3F9aXz1:41:R": Resign(True),
-    "a:k3F9aXz1:41:d": OfferDraw(),
-    "a:k3F9aXz1:41:e": OfferDraw(scores=True),
-    "a:k3F9aXz1:41:y": AnswerDraw(True),
-    "a:k3F9aXz1:41:n": AnswerDraw(False),
-    "a:k3F9aXz1:41:s": Stop(),
-    "a:k3F9aXz1:41:f": Done(),
-    "a:k3F9aXz1:41:g": Ground(),
-    "a:k3F9aXz1:41:t": ClaimTime(),
+    "j:k3F9aXz1:0": actions.Join(),
+    "j:k3F9aXz1:0:d.q.-": actions.Join(),
+    "l:k3F9aXz1:2": actions.Leave(),
+    "s:k3F9aXz1:2": actions.Start(),
+    "x:k3F9aXz1:2": actions.Cancel(),
+    "b:k3F9aXz1:2:medium": actions.AddBot("medium"),
+    "p:k3F9aXz1:41:12.7": actions.Play(code="12.7"),
+    "c:k3F9aXz1:41:menu": actions.Cursor("menu"),
+    "c:k3F9aXz1:41:g8.7": actions.Cursor("g8.7"),
+    "a:k3F9aXz1:41:r": actions.Resign(False),
+    "a:k3F9aXz1:41:R": actions.Resign(True),
+    "a:k3F9aXz1:41:d": actions.OfferDraw(),
+    "a:k3F9aXz1:41:e": actions.OfferDraw(scores=True),
+    "a:k3F9aXz1:41:y": actions.AnswerDraw(True),
+    "a:k3F9aXz1:41:n": actions.AnswerDraw(False),
+    "a:k3F9aXz1:41:s": actions.Stop(),
+    "a:k3F9aXz1:41:f": actions.Done(),
+    "a:k3F9aXz1:41:g": actions.Ground(),
+    "a:k3F9aXz1:41:t": actions.ClaimTime(),
 }
 OLD_ROUTED = {
     "a:k3F9aXz1:41:x": (buttons.REMATCH, ""),

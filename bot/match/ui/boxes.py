@@ -27,7 +27,7 @@ H_FREE, V_FREE, DRAWN, NONE = "━", "┃", "·", " "
 
 
 def _full(game: Any) -> bool:
-    return game.rows <= FULL_LIMIT and game.cols <= FULL_LIMIT
+    return bool(game.rows <= FULL_LIMIT and game.cols <= FULL_LIMIT)
 
 
 def _code(m: Move) -> str:
