@@ -4,7 +4,7 @@ state machine :func:`apply`, and :func:`apply_and_show`, the adapter's one call 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
 import engine
@@ -73,10 +73,28 @@ def apply(
 @dataclass(frozen=True)
 class Applied:
     """What an action did: its effects, and the view of each place they refresh (the state
-    just written, ready to show without decoding it again)."""
+    just written, shown without decoding it again). A view is drawn when first asked for
+    and kept: a show that starts from this state draws each place once, on the event loop
+    (not in the worker thread a slow move runs in), and one that reads a newer state
+    instead draws none of these."""
 
     effects: list[Effect]
-    views: dict[int, PlaceView]
+    match: Match
+    now: float
+    places: frozenset[int]
+    _drawn: dict[int, PlaceView] = field(default_factory=dict, repr=False, compare=False)
+
+    def view(self, i: int) -> PlaceView | None:
+        """The view of place ``i``, None for a place the effects do not refresh."""
+        if i not in self.places:
+            return None
+        if i not in self._drawn:
+            self._drawn[i] = views.place_view(self.match, i, self.now)
+        return self._drawn[i]
+
+    @property
+    def views(self) -> dict[int, PlaceView]:
+        return {i: v for i in sorted(self.places) if (v := self.view(i)) is not None}
 
 
 class Given(TypedDict, total=False):
@@ -102,12 +120,14 @@ def shown(match: Match, effects: list[Effect], now: float) -> Applied:
     for e in effects:
         if isinstance(e, Refresh):
             wanted.update(range(len(match.places)) if e.places is None else e.places)
-    out = {}
-    for i in sorted(wanted):
-        p = match.places[i] if 0 <= i < len(match.places) else None
-        if p is not None and not p.off and (p.chat is not None or p.inline):
-            out[i] = views.place_view(match, i, now)
-    return Applied(effects, out)
+    places = frozenset(
+        i
+        for i in wanted
+        if 0 <= i < len(match.places)
+        and not match.places[i].off
+        and (match.places[i].chat is not None or match.places[i].inline)
+    )
+    return Applied(effects, match, now, places)
 
 
 RESUME_AFTER = 2.0  # seconds a redelivered update waits before following up

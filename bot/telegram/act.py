@@ -195,7 +195,7 @@ async def run(
         log.error("match %s cannot be read: %s", match_id, e)
         return Outcome(refused=Refused("err.broken_match", alert=True))
     remember(svc, match)
-    written = Written(revision, match, applied.views)
+    written = Written(revision, match, applied)
     return Outcome(match, applied.effects, written=written, dues=due)
 
 

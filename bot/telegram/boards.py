@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import Bot, ChatMemberUpdated, Update
@@ -35,6 +35,7 @@ import storage
 from bot import pictures
 from bot.match import views
 from bot.match.model import BadMatchRecord, Match
+from bot.match.turns import Applied
 from bot.match.views import PlaceView
 from bot.telegram import media, rawapi
 from bot.telegram.keyboards import markup, markup_json
@@ -62,12 +63,13 @@ _reopening: set[str] = set()  # matches this process shows again when a flood wa
 
 @dataclass(frozen=True)
 class Written:
-    """A state of the match as an action has just stored it (revision, decoded match) and
-    the views of the places it refreshes (``turns.Applied.views``; others are computed)."""
+    """A state of the match as stored (revision, decoded match) and, when an action has just
+    written it, what the action said to show (``turns.Applied``: the views of the places it
+    refreshes; others are drawn here)."""
 
     revision: str
     match: Match
-    views: dict[int, PlaceView] = field(default_factory=dict)
+    applied: Applied | None = None
 
 
 def _lock(match_id: str) -> asyncio.Lock:
@@ -171,7 +173,8 @@ async def _show_all(
     complete = True
     for i in indexes:
         if 0 <= i < len(match.places):
-            shown = await _show(svc, bot, match, i, current.views.get(i))
+            view = current.applied.view(i) if current.applied is not None else None
+            shown = await _show(svc, bot, match, i, view)
             complete = shown and complete
     return complete
 

@@ -38,6 +38,7 @@ def test_a_move_gives_the_view_of_every_place() -> None:
     assert set(applied.views) == {0, 1}
     for i, view in applied.views.items():
         assert view == views.place_view(match, i, NOW)
+        assert applied.view(i) is view  # drawn once, kept
 
 
 def test_a_keyboard_step_gives_the_view_of_its_place_only() -> None:
