@@ -48,7 +48,7 @@ def _setup_logging(level: str, secrets: Sequence[str] = ()) -> None:
 def _cmd_run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     _setup_logging(settings.log_level, _secrets(settings))
-    from bot.telegram.app import run
+    from bot.telegram.main import run
     from bot.warmup import settle, warm_engines
 
     warm_engines()

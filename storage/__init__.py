@@ -15,6 +15,9 @@ counter is never touched)::
     await store.matches.get(match_id)       # the record, or None
     await store.matches.update(match_id, fn)  # fn(record) -> record, may run several times;
                                             # an exception from fn aborts and propagates
+    async with store.matches.turn(match_id) as tries:   # the same, with the caller's code
+        rev, record = await tries.read()    # in its own hands: read, compute, then
+        await tries.write(new, due=dues)    # the revision, or None: lost a race, read again
     await store.matches.delete(match_id)
     await store.matches.active_in_chat(chat_id)   # lobby + active ids shown in that chat
     await store.matches.idle_lobbies(idle)  # lobbies nobody touched for `idle` seconds

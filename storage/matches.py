@@ -250,9 +250,9 @@ class Matches:
         pipe.hmget(self._keys.match(match_id), ["r", "d"])
 
     def read_from(self, match_id: str, raw: Any) -> tuple[str, Record] | None:
-        """The revision and record from a :meth:`queue_read` answer, for ``update_revised``'s
-        ``first``; None when it is anything but a readable record (the update reads again
-        and tells what is wrong)."""
+        """The revision and record from a :meth:`queue_read` answer, for the ``first`` of
+        :meth:`turn` or :meth:`update_revised`; None when it is anything but a readable record
+        (the update reads again and tells what is wrong)."""
         if not isinstance(raw, list) or len(raw) != 2 or None in raw:
             return None
         try:
@@ -270,7 +270,10 @@ class Matches:
             raise InvalidRecord("a match record is a dict")
         match_id = check_match_id(record.get("id"))
         self._validate(match_id, record)
-        if await self._write(match_id, "", record, [], due) is None:
+        if (
+            await self._write(match_id, "", record, [], None if due is None else due(record))
+            is None
+        ):
             raise MatchExists(match_id)
         return record
 
@@ -311,6 +314,29 @@ class Matches:
             return await self._update(match_id, fn, None if waited else first, due)
 
     @asynccontextmanager
+    async def turn(
+        self, match_id: str, *, first: tuple[str, Record] | None = None
+    ) -> AsyncIterator[Tries]:
+        """This process's turn at a match, for a caller that computes the new record itself::
+
+            async with matches.turn(match_id, first=first) as tries:
+                while True:
+                    rev, record = await tries.read()
+                    new = ...  # the caller's own work, in its own code
+                    if await tries.write(new, due=...) is not None:
+                        break
+
+        Updates of one match from this process queue up here (FIFO); the compare-and-set
+        settles races with other processes: a write that lost returns None, and the next
+        read (after a short backoff) gives the record as it is now. ``first``: the revision
+        and record read just before (pipelined with other reads), the first read's answer
+        unless another update of this match from this process came first (then it is surely
+        stale). :class:`MatchNotFound` when there is no match, :class:`Contention` after
+        ``Config.max_attempts`` lost races."""
+        async with self._queue(match_id) as waited:
+            yield Tries(self, match_id, None if waited else first)
+
+    @asynccontextmanager
     async def _queue(self, match_id: str) -> AsyncIterator[bool]:
         """Take this match's turn; yields whether another update was there first."""
         queue = self._local.get(match_id)
@@ -333,23 +359,15 @@ class Matches:
         first: tuple[str, Record] | None = None,
         due: Dues | None = None,
     ) -> tuple[str, Record]:
-        for attempt in range(self._config.max_attempts):
-            loaded, first = first or await self._load(match_id), None
-            if loaded is None:
-                raise MatchNotFound(match_id)
-            rev, record = loaded
-            old_chats = _chats_of(record)
+        tries = Tries(self, match_id, first)
+        while True:
+            _, record = await tries.read()
             new = fn(record)
             if inspect.isawaitable(new):
                 new = await new
-            if not isinstance(new, dict):
-                raise InvalidRecord(f"the update function returned {type(new).__name__}")
-            self._validate(match_id, new)
-            written = await self._write(match_id, rev, new, old_chats, due)
+            written = await tries.write(new, due=None if due is None else due(new))
             if written is not None:
                 return written, new
-            await backoff(attempt)
-        raise Contention(f"match {match_id}: gave up after {self._config.max_attempts} races")
 
     @guarded
     async def delete(self, match_id: str) -> bool:
@@ -386,7 +404,7 @@ class Matches:
         rev: str,
         record: Record,
         old_chats: list[int],
-        due: Dues | None = None,
+        dues: Mapping[str, float | None] | None = None,
     ) -> str | None:
         """The revision written, or None when someone else wrote first."""
         now = self._clock()
@@ -418,7 +436,7 @@ class Matches:
             chat_score,
             str(len(shown)),
         ]
-        dues = due(record) if due is not None else {}
+        dues = dues or {}
         args.append(str(len(dues)))
         for kind, when in dues.items():
             args += [member(match_id, kind), "" if when is None else repr(float(when))]
@@ -464,3 +482,46 @@ class Matches:
         if missing:
             await self._r.zrem(index, *missing)
         return [m for m, ok in zip(ids, found, strict=True) if ok]
+
+
+class Tries:
+    """One caller's turn at a match (see :meth:`Matches.turn`): read, then write if nobody
+    wrote since; after a lost race the next read waits a short backoff first."""
+
+    def __init__(self, matches: Matches, match_id: str, first: tuple[str, Record] | None) -> None:
+        self._matches = matches
+        self._id = match_id
+        self._first = first
+        self._read: tuple[str, Record] | None = None
+        self._attempts = 0
+
+    @guarded
+    async def read(self) -> tuple[str, Record]:
+        """The revision and record as stored now (or as ``first`` gave them)."""
+        m = self._matches
+        if self._attempts >= m._config.max_attempts:
+            raise Contention(f"match {self._id}: gave up after {self._attempts} races")
+        if self._attempts:
+            await backoff(self._attempts - 1)
+        self._attempts += 1
+        loaded, self._first = self._first or await m._load(self._id), None
+        if loaded is None:
+            raise MatchNotFound(self._id)
+        self._read = loaded
+        return loaded
+
+    @guarded
+    async def write(
+        self, record: Record, *, due: Mapping[str, float | None] | None = None
+    ) -> str | None:
+        """Store ``record`` if the match is still at the revision last read, with the
+        deadlines it needs (kind -> time, None to cancel) in the same script: the revision
+        written, or None when someone else wrote first (read again)."""
+        if self._read is None:
+            raise RuntimeError("write before read")
+        rev, old = self._read
+        self._read = None
+        if not isinstance(record, dict):
+            raise InvalidRecord(f"a match record is a dict, not {type(record).__name__}")
+        self._matches._validate(self._id, record)
+        return await self._matches._write(self._id, rev, record, _chats_of(old), due)

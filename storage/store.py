@@ -58,8 +58,9 @@ class Store:
         self, user_id: int, chat_id: int | None, match_id: str
     ) -> tuple[Doc | None, Doc, tuple[str, Record] | None]:
         """A tap's reads in one round trip: the chat's settings (None when ``chat_id`` is
-        None), the user's, and the match's revision and record for ``matches.update_revised``
-        (None when there is no readable record: the update reads again and says why)."""
+        None), the user's, and the match's revision and record, the ``first`` of
+        ``matches.turn`` (None when there is no readable record: the update reads again and
+        says why)."""
         chat_key = self.keys.chat(chat_id) if chat_id is not None else None
         user_key = self.keys.user(user_id)
         async with self.client.pipeline(transaction=False) as pipe:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import engine
 from bot.i18n import Text
+from bot.match.model import Match
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,17 @@ class Refused(Exception):
         super().__init__(key)
         self.text = Text(key, **params)
         self.alert = alert
+
+
+def illegal(match: Match, error: engine.IllegalMove) -> Refused:
+    """An engine refusal as a translated popup (``illegal.<kind>.<code>``)."""
+    params = {
+        k: v
+        for k, v in error.params.items()
+        if isinstance(v, str | int | float) and k not in ("alert", "detail")
+    }
+    key = f"illegal.{match.kind}.{error.code}"
+    return Refused(key, detail=error.reason, **params)  # type: ignore[arg-type]  # no "alert"
 
 
 class AlreadyApplied(Exception):

@@ -47,12 +47,3 @@ def parse(data: str | None) -> Callback:
     if not _ARG.match(arg):
         raise BadCallback("malformed argument")
     return Callback(op, match, int(version), arg)
-
-
-def maker(match_id: str, version: int):  # type: ignore[no-untyped-def]
-    """A ``cb(op, arg)`` function for building one match's buttons."""
-
-    def cb(op: str, arg: str = "") -> str:
-        return Callback(op, match_id, version, arg).encode()
-
-    return cb

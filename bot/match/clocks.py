@@ -13,6 +13,7 @@ from typing import Any
 
 import engine
 from bot.i18n import Text
+from bot.match.closing import finish
 from bot.match.effects import Effect, Notify, Refresh, Say
 from bot.match.model import Match
 
@@ -118,8 +119,6 @@ def _ping_at(match: Match) -> float | None:
 
 def stop_over(match: Match, now: float) -> list[Effect]:
     """The lazy check on any tap: a Dots STOP phase whose time ran out ends the game."""
-    from bot.match.ending import finish
-
     stop = _stop_phase(match) if match.status == "active" else None
     if stop is not None and stop.expired(now):
         stop.finish_stop()
@@ -145,7 +144,7 @@ def tick(match: Match, now: float, timeouts: Timeouts) -> list[Effect]:
     if d is not None and now >= d and match.extra.get("expired") != match.turn_since:
         match.extra["expired"] = match.turn_since
         match.version += 1  # the keyboard now offers the claim
-        effects.append(Refresh(picture=False))
+        effects.append(Refresh())
         for i, s in enumerate(match.seats):
             if s.user is not None and not s.is_ai and i != game.turn:
                 effects.append(
@@ -169,7 +168,7 @@ def _close(match: Match, key: str) -> list[Effect]:
     match.status = "finished"
     match.extra["cancelled"] = True
     match.version += 1
-    effects: list[Effect] = [Refresh(picture=False)]
+    effects: list[Effect] = [Refresh()]
     if match.chat is not None:
         effects.append(Say(match.chat, Text(key)))
     return effects

@@ -20,11 +20,10 @@ class Popup:
 
 @dataclass(frozen=True)
 class Refresh:
-    """Re-show places (all when ``places`` is None). ``picture=False`` means only the caption or
-    keyboard changed, so no new picture is rendered or uploaded."""
+    """Re-show places (all when ``places`` is None). What changed (the picture, the caption,
+    the keyboard) is found by comparing with what the place shows (``boards._show``)."""
 
     places: tuple[int, ...] | None = None
-    picture: bool = True
 
 
 @dataclass(frozen=True)

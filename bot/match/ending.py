@@ -7,8 +7,10 @@ from typing import Any, cast
 
 import engine
 from bot.i18n import Text
-from bot.match.actions import Actor, Refused
-from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
+from bot.match.actions import Actor, Refused, illegal
+from bot.match.clocks import expired
+from bot.match.closing import clear_offer, finish
+from bot.match.effects import AITurn, Effect, Notify, Popup, Refresh, Say
 from bot.match.model import Match
 
 
@@ -27,31 +29,10 @@ def _seat(match: Match, actor: Actor) -> int:
     return seat
 
 
-def finish(match: Match, now: float, *, bump: bool = True) -> list[Effect]:
-    """The engine says the game is over: close the match."""
-    match.status = "finished"
-    if bump:
-        match.version += 1
-    match.turn_since = now
-    for place in match.places:
-        place.cursor.pop("menu", None)
-        place.cursor.pop("confirm", None)
-    clear_offer(match)
-    return [Refresh(), Finished()]
-
-
-def clear_offer(match: Match) -> None:
-    """A draw (or end-here) offer lapses: a move, STOP, the end, a withdrawal, a refusal."""
-    match.extra.pop("draw", None)
-    match.extra.pop("end_scores", None)
-
-
 def _engine(match: Match, call: Any) -> None:
     try:
         call()
     except engine.IllegalMove as e:
-        from bot.match.turns import illegal
-
         raise illegal(match, e) from e
 
 
@@ -64,7 +45,7 @@ def resign(
             raise Refused("err.bad_button")
         match.places[place].cursor["confirm"] = ["resign", actor.user]
         match.places[place].cursor.pop("menu", None)
-        return [Refresh(places=(place,), picture=False)]
+        return [Refresh(places=(place,))]
     if place is not None:
         ask = match.places[place].cursor.get("confirm")
         if ask is not None and ask != ["resign", actor.user]:
@@ -92,7 +73,7 @@ def offer_draw(match: Match, actor: Actor, now: float, *, scores: bool = False) 
         place.cursor.pop("menu", None)
     who = match.seats[seat].name
     key = "end_here" if scores else "draw"
-    effects: list[Effect] = [Refresh(picture=False), Popup(Text(f"{key}.offered"))]
+    effects: list[Effect] = [Refresh(), Popup(Text(f"{key}.offered"))]
     for s in others:
         if s.user is not None and not s.is_ai:
             effects.append(Notify(s.user, Text(f"{key}.offer_to_you", who=who)))
@@ -126,11 +107,11 @@ def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Ef
             raise Refused("err.own_offer")
         clear_offer(match)  # withdraw
         match.version += 1
-        return [Refresh(picture=False)]
+        return [Refresh()]
     if not accept:
         clear_offer(match)
         match.version += 1
-        return [Refresh(picture=False), Popup(Text("draw.declined"))]
+        return [Refresh(), Popup(Text("draw.declined"))]
     agreed = sorted({*offer, seat})
     humans = [i for i, s in enumerate(match.seats) if not s.is_ai]
     if set(agreed) >= set(humans):
@@ -138,7 +119,7 @@ def answer_draw(match: Match, actor: Actor, accept: bool, now: float) -> list[Ef
         return finish(match, now)
     match.extra["draw"] = agreed
     match.version += 1
-    return [Refresh(picture=False)]
+    return [Refresh()]
 
 
 def stop(match: Match, actor: Actor, now: float, limit: float) -> list[Effect]:
@@ -214,8 +195,6 @@ def ground(match: Match, actor: Actor, now: float) -> list[Effect]:
 
 
 def claim_time(match: Match, actor: Actor, now: float) -> list[Effect]:
-    from bot.match.clocks import expired
-
     seat = _seat(match, actor)
     loser = match.game.turn
     if seat == loser:

@@ -1,6 +1,6 @@
 """The `/new` menu: choose a game, its size and variants, then the opponent.
 
-The menu is stateless: each button carries the path chosen so far (``N:<user>:0:<path>``), so
+The menu is stateless: each button carries the path chosen so far (:data:`buttons.MENU`), so
 it survives restarts and needs no storage. Only the user who opened the menu may use it.
 """
 
@@ -13,11 +13,10 @@ import engine
 from bot import rules
 from bot.i18n import Text
 from bot.match.actions import Refused
-from bot.match.callback import Callback
+from bot.match.buttons import menu
 from bot.match.clocks import CLOCKS, label
 from bot.match.ui import Button, Keyboard
 
-OP = "N"
 KINDS = {"d": "dots", "b": "boxes", "s": "sprouts"}
 DOTS_SIZES: dict[str, dict[str, Any]] = {
     "q": {"preset": "quick"},
@@ -67,7 +66,7 @@ class Screen:
 
 
 def _cb(user: int, path: str) -> str:
-    return Callback(OP, str(user), 0, path).encode()
+    return menu(user, path)
 
 
 def root(user: int) -> Screen:

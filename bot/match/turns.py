@@ -1,13 +1,15 @@
-"""Moves, keyboard steps and the bot's moves on an active match, and the one entry point
-:func:`apply` that the Telegram adapter calls inside ``storage.update``."""
+"""Moves, keyboard steps and the bot's moves on an active match, and the entry points: the
+state machine :func:`apply`, and :func:`apply_and_show`, the adapter's one call per action
+(the effects and what each place to refresh shows now)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypedDict, Unpack
 
 import engine
 from bot.i18n import Text
-from bot.match import clocks, ending, lobby, ui
+from bot.match import clocks, closing, ending, lobby, ui, views
 from bot.match.actions import (
     AI_DONE,
     AI_STOP,
@@ -31,10 +33,12 @@ from bot.match.actions import (
     Start,
     Stop,
     Tick,
+    illegal,
 )
 from bot.match.clocks import DEFAULT_TIMEOUTS, Timeouts
 from bot.match.effects import AITurn, Effect, Popup, Refresh
 from bot.match.model import Match
+from bot.match.views import PlaceView
 
 
 def apply(
@@ -64,6 +68,66 @@ def apply(
     if request is not None:
         match.extra["rq"] = request
     return effects
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What an action did: its effects, and the view of each place they refresh (the state
+    just written, shown without decoding it again). A view is drawn when first asked for
+    and kept: a show that starts from this state draws each place once, on the event loop
+    (not in the worker thread a slow move runs in), and one that reads a newer state
+    instead draws none of these."""
+
+    effects: list[Effect]
+    match: Match
+    now: float
+    places: frozenset[int]
+    _drawn: dict[int, PlaceView] = field(default_factory=dict, repr=False, compare=False)
+
+    def view(self, i: int) -> PlaceView | None:
+        """The view of place ``i``, None for a place the effects do not refresh."""
+        if i not in self.places:
+            return None
+        if i not in self._drawn:
+            self._drawn[i] = views.place_view(self.match, i, self.now)
+        return self._drawn[i]
+
+    @property
+    def views(self) -> dict[int, PlaceView]:
+        return {i: v for i in sorted(self.places) if (v := self.view(i)) is not None}
+
+
+class Given(TypedDict, total=False):
+    """:func:`apply`'s optional keyword arguments, for :func:`apply_and_show`."""
+
+    version: int | None
+    place: int | None
+    timeouts: Timeouts
+    request: str | None
+
+
+def apply_and_show(
+    match: Match, actor: Actor | None, action: Action, *, now: float, **given: Unpack[Given]
+) -> Applied:
+    """:func:`apply` (same arguments, same refusals), and the views of the places to show."""
+    return shown(match, apply(match, actor, action, now=now, **given), now)
+
+
+def shown(match: Match, effects: list[Effect], now: float) -> Applied:
+    """``effects`` with the views of the places their refreshes name (places that cannot be
+    shown, a blocked user's or one with nowhere to go, are left out)."""
+    wanted: set[int] = set()
+    for e in effects:
+        if isinstance(e, Refresh):
+            wanted.update(range(len(match.places)) if e.places is None else e.places)
+    places = frozenset(
+        i
+        for i in wanted
+        if 0 <= i < len(match.places)
+        and not match.places[i].off
+        and (match.places[i].chat is not None or match.places[i].inline)
+    )
+    return Applied(effects, match, now, places)
 
 
 RESUME_AFTER = 2.0  # seconds a redelivered update waits before following up
@@ -170,17 +234,6 @@ def _parse(match: Match, text: str) -> Any:
         raise Refused("err.bad_notation", text=text.strip()[:40], detail=e.reason) from e
 
 
-def illegal(match: Match, error: engine.IllegalMove) -> Refused:
-    """An engine refusal as a translated popup (``illegal.<kind>.<code>``)."""
-    params = {
-        k: v
-        for k, v in error.params.items()
-        if isinstance(v, str | int | float) and k not in ("alert", "detail")
-    }
-    key = f"illegal.{match.kind}.{error.code}"
-    return Refused(key, detail=error.reason, **params)  # type: ignore[arg-type]  # no "alert"
-
-
 def _commit(match: Match, move: Any, now: float) -> list[Effect]:
     game = match.game
     before = game.turn
@@ -192,12 +245,12 @@ def _commit(match: Match, move: Any, now: float) -> list[Effect]:
     if game.turn != before or game.over:
         match.turn_since = now
     ui.get(match.kind).after_move(match, move)
-    ending.clear_offer(match)
+    closing.clear_offer(match)
     for place in match.places:
         place.cursor.pop("menu", None)
         place.cursor.pop("confirm", None)
     if game.over:
-        return ending.finish(match, now, bump=False)
+        return closing.finish(match, now, bump=False)
     nxt = match.to_move
     if nxt is not None and nxt.is_ai:
         return [AITurn()]
@@ -243,4 +296,4 @@ def _cursor(match: Match, actor: Actor, op: str, place: int | None, now: float) 
         move = game_ui.auto_move(match, match.places[place])
         if move is not None:  # the selection leaves one move only: play it
             return _commit(match, move, now)
-    return [Refresh(places=(place,), picture=False)]
+    return [Refresh(places=(place,))]

@@ -4,12 +4,31 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Any
 
 import engine
 from bot.i18n import Text, t
 from bot.match import clocks, ui
-from bot.match.callback import maker
+from bot.match.buttons import (
+    ACCEPT_DRAW,
+    ADD_BOT,
+    CANCEL,
+    CLAIM_TIME,
+    DECLINE_DRAW,
+    DONE,
+    GROUND,
+    JOIN,
+    LEAVE,
+    OFFER_DRAW,
+    OFFER_END,
+    RECORD,
+    REMATCH,
+    RESIGN,
+    RESIGN_SURE,
+    START,
+    STEP,
+    STOP,
+    On,
+)
 from bot.match.model import Match, Place, Seat
 from bot.match.ui import Button, Keyboard, PictureView
 
@@ -154,75 +173,75 @@ def _fit(lines: list[str]) -> str:
 
 def keyboard(match: Match, place_index: int) -> Keyboard:
     place = match.places[place_index]
-    cb = maker(match.id, match.version)
+    on = On(match.id, match.version)
     lang = place.lang
     rows: Keyboard
     if match.status == "lobby" and place.seat is not None:
         rows = [
-            [Button(Text("btn.vs_bot"), cb("b", "medium"))],
-            [Button(Text("btn.cancel"), cb("x"))],
+            [Button(Text("btn.vs_bot"), on(ADD_BOT, "medium"))],
+            [Button(Text("btn.cancel"), on(CANCEL))],
         ]
         return _translate(rows, lang)
     if match.status == "lobby":
         rows = [
-            [Button(Text("btn.join"), cb("j")), Button(Text("btn.leave"), cb("l"))],
-            [Button(Text("btn.vs_bot"), cb("b", "medium"))],
+            [Button(Text("btn.join"), on(JOIN)), Button(Text("btn.leave"), on(LEAVE))],
+            [Button(Text("btn.vs_bot"), on(ADD_BOT, "medium"))],
         ]
         if match.players > match.facts.min_players:  # may start with fewer (Boxes)
-            rows.append([Button(Text("btn.start_now"), cb("s"))])
-        rows.append([Button(Text("btn.cancel"), cb("x"))])
+            rows.append([Button(Text("btn.start_now"), on(START))])
+        rows.append([Button(Text("btn.cancel"), on(CANCEL))])
         return _translate(rows, lang)
     if match.status == "active":
-        return _translate(_active_rows(match, place, cb), lang)
+        return _translate(_active_rows(match, place, on), lang)
     if match.extra.get("cancelled"):
         return []
     return _translate(
-        [[Button(Text("btn.rematch"), cb("a", "x")), Button(Text("btn.record"), cb("a", "c"))]],
+        [[Button(Text("btn.rematch"), on(REMATCH)), Button(Text("btn.record"), on(RECORD))]],
         lang,
     )
 
 
-def _active_rows(match: Match, place: Place, cb: Any) -> Keyboard:
+def _active_rows(match: Match, place: Place, on: On) -> Keyboard:
     facts = match.facts
     stop = engine.stopping(match.game)
     confirm = place.cursor.get("confirm")
     if confirm and confirm[0] == "resign":
         return [
-            [Button(Text("btn.resign_yes"), cb("a", "R"))],
-            [Button(Text("btn.back"), cb("c", "back"))],
+            [Button(Text("btn.resign_yes"), on(RESIGN_SURE))],
+            [Button(Text("btn.back"), on(STEP, "back"))],
         ]
     if place.cursor.get("menu"):
-        rows: Keyboard = [[Button(Text("btn.resign"), cb("a", "r"))]]
+        rows: Keyboard = [[Button(Text("btn.resign"), on(RESIGN))]]
         if match.extra.get("draw") is None and facts.has(engine.Extra.END_HERE):
             rows.append(
                 [
-                    Button(Text("btn.end_here"), cb("a", "e")),
-                    Button(Text("btn.half_draw"), cb("a", "d")),
+                    Button(Text("btn.end_here"), on(OFFER_END)),
+                    Button(Text("btn.half_draw"), on(OFFER_DRAW)),
                 ]
             )
         elif match.extra.get("draw") is None and facts.has(engine.Extra.DRAW):
-            rows.append([Button(Text("btn.offer_draw"), cb("a", "d"))])
+            rows.append([Button(Text("btn.offer_draw"), on(OFFER_DRAW))])
         if stop is not None and stop.stopped_by is None:
-            rows.append([Button(Text("btn.stop"), cb("a", "s"))])
+            rows.append([Button(Text("btn.stop"), on(STOP))])
         if engine.grounding(match.game) is not None:
-            rows.append([Button(Text("btn.ground"), cb("a", "g"))])
-        rows.append([Button(Text("btn.back"), cb("c", "back"))])
+            rows.append([Button(Text("btn.ground"), on(GROUND))])
+        rows.append([Button(Text("btn.back"), on(STEP, "back"))])
         return rows
     rows = []
     if match.extra.get("draw") is not None:
         accept = "btn.accept_end" if match.extra.get("end_scores") else "btn.accept_draw"
         rows.append(
             [
-                Button(Text(accept), cb("a", "y")),
-                Button(Text("btn.decline_draw"), cb("a", "n")),
+                Button(Text(accept), on(ACCEPT_DRAW)),
+                Button(Text("btn.decline_draw"), on(DECLINE_DRAW)),
             ]
         )
     if match.extra.get("expired") == match.turn_since and clocks.deadline(match) is not None:
-        rows.append([Button(Text("btn.claim_time"), cb("a", "t"))])
+        rows.append([Button(Text("btn.claim_time"), on(CLAIM_TIME))])
     if stop is not None and stop.stopped_by is not None and _may_finish(match, place):
-        rows.append([Button(Text("btn.done"), cb("a", "f"))])
-    rows += ui.get(match.kind).move_rows(match, place, cb)
-    rows.append([Button(Text("btn.more"), cb("c", "menu"))])
+        rows.append([Button(Text("btn.done"), on(DONE))])
+    rows += ui.get(match.kind).move_rows(match, place, on)
+    rows.append([Button(Text("btn.more"), on(STEP, "menu"))])
     return rows
 
 

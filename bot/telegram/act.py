@@ -1,4 +1,5 @@
-"""The path of one action: storage.update(apply) → effects → Bot API calls.
+"""The path of one action: read the match → ``turns.apply_and_show`` → one compare-and-set
+write (with the deadlines it needs) → effects and the views → Bot API calls.
 
 Pictures always show the latest stored state: see boards.refresh ("latest wins").
 """
@@ -25,8 +26,17 @@ from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, 
 from bot.match.model import BadMatchRecord, Match
 from bot.telegram import hookreply, pings
 from bot.telegram.ai_pool import TIME_LIMITS
-from bot.telegram.boards import RETRY_SOON, SHOW_GUARD, SHOW_KIND, later, refresh, retry_when_free
+from bot.telegram.boards import (
+    RETRY_SOON,
+    SHOW_GUARD,
+    SHOW_KIND,
+    Written,
+    later,
+    refresh,
+    retry_when_free,
+)
 from bot.telegram.services import Services
+from bot.telegram.stored import load, remember
 
 log = logging.getLogger(__name__)
 AI_KIND = "ai"  # deadline kinds: the bot's move, the clock, the ending (replay and record)
@@ -75,26 +85,11 @@ class Outcome:
     match: Match | None = None
     effects: list[Effect] = field(default_factory=list)
     refused: Refused | None = None
-    # The revision and record this action wrote: the first show after it starts from them
-    # instead of reading the record back.
-    written: tuple[str, dict[str, Any]] | None = None
+    # The state this action wrote, with its views: the first show after it starts from them
+    # instead of reading the record back and decoding it again.
+    written: Written | None = None
     # The deadlines written with it (kind -> time, None = cancelled); None: none were.
     dues: dict[str, float | None] | None = None
-
-
-def load(record: dict[str, Any], svc: Services | None = None) -> Match:
-    """A match from its record, with its live game from the cache when we have it."""
-    match = Match.from_json(record)
-    if svc is not None and match.state is not None:
-        game = svc.games.get(match.id, match.version)
-        if game is not None:
-            match.attach(game)
-    return match
-
-
-def remember(svc: Services, match: Match) -> None:
-    if match.has_game:
-        svc.games.put(match.id, match.version, match.game)
 
 
 async def act(
@@ -112,9 +107,9 @@ async def act(
     ``at`` says which message the tap came from (the place whose cursor a step moves);
     ``request`` is the update's own id, so a redelivered update is recognised (see
     :func:`turns.apply`) and only followed up. ``first``: the match's revision and record as
-    read along with the tap's settings (see ``Matches.update_revised``)."""
+    read along with the tap's settings (see ``Matches.turn``)."""
 
-    def step(match: Match) -> list[Effect]:
+    def step(match: Match) -> turns.Applied:
         place = match.place_at(*at) if at is not None else None
         if at is not None and place is None:
             place = _upgraded_place(match, at)
@@ -124,7 +119,7 @@ async def act(
             # A button acts only on the match of the message it is under: data naming another
             # match (another chat's, say) is refused whoever sends it.
             raise Refused("err.bad_button")
-        return turns.apply(
+        return turns.apply_and_show(
             match,
             actor,
             action,
@@ -171,29 +166,27 @@ def _upgraded_place(match: Match, at: Where) -> int | None:
 async def run(
     svc: Services,
     match_id: str,
-    step: Callable[[Match], list[Effect]],
+    step: Callable[[Match], turns.Applied],
     *,
     first: tuple[str, dict[str, Any]] | None = None,
 ) -> Outcome:
-    """Run ``step`` on the stored match atomically (it may run more than once, on a fresh copy
-    each time); a :class:`Refused` from it changes nothing and is returned, not raised."""
-    box: dict[str, Any] = {}
-
-    async def fn(record: dict[str, Any]) -> dict[str, Any]:
-        match = load(record, svc)
-        if ui.get(match.kind).slow_moves:
-            effects = await asyncio.to_thread(step, match)
-        else:
-            effects = step(match)
-        box["match"], box["effects"] = match, effects
-        return match.to_json()
-
-    def due(_: dict[str, Any]) -> dict[str, float | None]:
-        box["dues"] = dues(svc, box["match"], box["effects"])
-        return box["dues"]  # type: ignore[no-any-return]
-
+    """Run ``step`` on the stored match atomically: read (or take ``first``, the record read
+    along with the tap's settings), decode once, step, write if nobody wrote meanwhile, with
+    the deadlines the new state needs; a lost race reads and steps again on a fresh copy. A
+    :class:`Refused` from ``step`` changes nothing and is returned, not raised."""
     try:
-        written = await svc.store.matches.update_revised(match_id, fn, first=first, due=due)
+        async with svc.store.matches.turn(match_id, first=first) as tries:
+            while True:
+                _, record = await tries.read()
+                match = load(record, svc)
+                if ui.get(match.kind).slow_moves:
+                    applied = await asyncio.to_thread(step, match)
+                else:
+                    applied = step(match)
+                due = dues(svc, match, applied.effects)
+                revision = await tries.write(match.to_json(), due=due)
+                if revision is not None:
+                    break
     except Refused as r:
         return Outcome(refused=r)
     except storage.MatchNotFound:
@@ -201,8 +194,9 @@ async def run(
     except (storage.CorruptRecord, storage.UnknownVersion, BadMatchRecord) as e:
         log.error("match %s cannot be read: %s", match_id, e)
         return Outcome(refused=Refused("err.broken_match", alert=True))
-    remember(svc, box["match"])
-    return Outcome(box["match"], box["effects"], written=written, dues=box["dues"])
+    remember(svc, match)
+    written = Written(revision, match, applied)
+    return Outcome(match, applied.effects, written=written, dues=due)
 
 
 async def answer(query: CallbackQuery | None, lang: str, outcome: Outcome) -> None:
@@ -350,6 +344,7 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
     """The bot's moves while it is to move, then the boards and (at the end) the ending.
     Returns the revision it finished at, None when the match is gone or the turn was taken
     over (a late answer of a superseded thinker is dropped, never stored or thought again)."""
+    last: Written | None = None  # the state the bot's last move wrote
     while True:
         loaded = await svc.store.matches.get_revised(match_id)
         if loaded is None:
@@ -388,7 +383,9 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
         for effect in outcome.effects:  # the bot's own Dots STOP says why in a line
             if isinstance(effect, Say) and outcome.match is not None:
                 await _say(bot, effect, outcome.match)
-    await refresh(svc, bot, match_id)
+        last = outcome.written
+    # Nothing changed since the bot's last move: show the state it wrote, as it wrote it.
+    await refresh(svc, bot, match_id, written=last if last and last.revision == rev else None)
     if match.status == "finished":
         await finished(svc, bot, match_id)
     return rev

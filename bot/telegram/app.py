@@ -223,13 +223,3 @@ async def running(
                 await app.stop()
         finally:
             await _post_shutdown(app)
-
-
-def run(settings: Settings) -> None:
-    """Long polling, or webhook mode (our aiohttp server) when WEBHOOK_URL is set."""
-    if settings.webhook_url:
-        from bot.telegram import webhook
-
-        webhook.run(settings)
-        return
-    build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES)

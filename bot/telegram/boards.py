@@ -23,9 +23,10 @@ import asyncio
 import contextlib
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
 
-from telegram import Bot, ChatMemberUpdated, InputMediaPhoto, Update
+from telegram import Bot, ChatMemberUpdated, Update
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
@@ -34,11 +35,14 @@ import storage
 from bot import pictures
 from bot.match import views
 from bot.match.model import BadMatchRecord, Match
+from bot.match.turns import Applied
 from bot.match.ui import PictureView
-from bot.telegram import media
+from bot.match.views import PlaceView
+from bot.telegram import media, rawapi
 from bot.telegram.keyboards import markup, markup_json
-from bot.telegram.ratelimit import flood_seconds, latest_only
+from bot.telegram.ratelimit import flood_seconds
 from bot.telegram.services import Services
+from bot.telegram.stored import load
 
 log = logging.getLogger(__name__)
 ROUNDS = 5  # re-reads after edits before leaving the rest to a deadline
@@ -58,6 +62,17 @@ _locks: dict[str, asyncio.Lock] = {}
 _reopening: set[str] = set()  # matches this process shows again when a flood wait ends
 
 
+@dataclass(frozen=True)
+class Written:
+    """A state of the match as stored (revision, decoded match) and, when an action has just
+    written it, what the action said to show (``turns.Applied``: the views of the places it
+    refreshes; others are drawn here)."""
+
+    revision: str
+    match: Match
+    applied: Applied | None = None
+
+
 def _lock(match_id: str) -> asyncio.Lock:
     lock = _locks.get(match_id)
     if lock is None:
@@ -73,12 +88,12 @@ async def refresh(
     match_id: str,
     places: tuple[int, ...] | None = None,
     *,
-    written: tuple[str, dict[str, Any]] | None = None,
+    written: Written | None = None,
     guard: float | None = None,
 ) -> None:
     """Bring the given places (all by default) up to the latest stored state. ``written``:
-    the revision and record an action has just stored, shown without reading them back (if
-    the match changed since, the check after the edits sees it and goes round again).
+    the state an action has just stored, shown without reading it back (if the match changed
+    since, the check after the edits sees it and goes round again).
     ``guard``: the time of the show deadline that action wrote with its state; a show that
     completes cancels it (a show of every place cancels any pending show of that revision).
 
@@ -105,18 +120,17 @@ async def refresh(
             held: storage.Lease | None = lease
             try:
                 async with lease.kept():
-                    loaded = written or await svc.store.matches.get_revised(match_id)
-                    shown = loaded is not None and await _show_all(
-                        svc, bot, match_id, loaded[1], places
-                    )
-                if loaded is None or shown is None:  # gone, or past showing: nothing to wait for
+                    current = written or await _read(svc, match_id)
+                    shown = current is not None and await _show_all(svc, bot, current, places)
+                if current is None:  # gone, or past showing: nothing to wait for
                     await svc.store.deadlines.cancel(match_id, kind=SHOW_KIND)
                     return
                 held = None  # given up by the next call, whatever it answers
                 # Everything shown: the show deadline of this revision has done its work.
-                done = (SHOW_KIND, loaded[0], guard if places else None) if shown else None
+                rev = current.revision
+                done = (SHOW_KIND, rev, guard if places else None) if shown else None
                 now = await svc.store.matches.revision_releasing(match_id, lease, done=done)
-                if now == loaded[0]:
+                if now == rev:
                     return
             finally:
                 if held is not None:
@@ -138,26 +152,31 @@ async def retry_when_free(svc: Services, match_id: str, lease: str, kind: str) -
         log.warning("could not schedule %s of match %s: %s", kind, match_id, e)
 
 
-async def _show_all(
-    svc: Services,
-    bot: Bot,
-    match_id: str,
-    record: dict[str, Any],
-    places: tuple[int, ...] | None,
-) -> bool | None:
-    """Show the record in the given places: True when every one shows it now, False when
-    some were left to a later show (a flood wait, a network error), None when it cannot be
-    shown at all."""
+async def _read(svc: Services, match_id: str) -> Written | None:
+    """The stored state, decoded; None when there is none or it cannot be shown at all."""
+    loaded = await svc.store.matches.get_revised(match_id)
+    if loaded is None:
+        return None
     try:
-        match = _load(record, svc)
+        return Written(loaded[0], load(loaded[1], svc))
     except BadMatchRecord as e:
         log.error("match %s cannot be shown: %s", match_id, e)
         return None
+
+
+async def _show_all(
+    svc: Services, bot: Bot, current: Written, places: tuple[int, ...] | None
+) -> bool:
+    """Show the state in the given places: True when every one shows it now, False when
+    some were left to a later show (a flood wait, a network error)."""
+    match = current.match
     indexes = range(len(match.places)) if places is None else places
     complete = True
     for i in indexes:
         if 0 <= i < len(match.places):
-            complete = await _show(svc, bot, match, i) and complete
+            view = current.applied.view(i) if current.applied is not None else None
+            shown = await _show(svc, bot, match, i, view)
+            complete = shown and complete
     return complete
 
 
@@ -180,12 +199,6 @@ async def heal(svc: Services, bot: Bot, match_id: str, at: tuple[Any, Any, Any])
     await refresh(svc, bot, match_id, (i,))
 
 
-def _load(record: dict[str, Any], svc: Services) -> Match:
-    from bot.telegram.act import load  # act imports this module
-
-    return load(record, svc)
-
-
 async def later(svc: Services, match_id: str, delay: float) -> None:
     """Show the match again in ``delay`` seconds (on whichever replica claims it)."""
     try:
@@ -194,13 +207,16 @@ async def later(svc: Services, match_id: str, delay: float) -> None:
         log.warning("could not schedule showing match %s: %s", match_id, e)
 
 
-async def _show(svc: Services, bot: Bot, match: Match, i: int) -> bool:
-    """Show place ``i``; False when it was left to a later show that is scheduled already
-    (a flood wait, a network error, a first send another replica holds)."""
+async def _show(
+    svc: Services, bot: Bot, match: Match, i: int, view: PlaceView | None = None
+) -> bool:
+    """Show place ``i`` (``view``: its view, when the action that wrote the state made it);
+    False when it was left to a later show that is scheduled already (a flood wait, a
+    network error, a first send another replica holds)."""
     place = match.places[i]
-    if place.off:
+    if place.off or (place.msg is None and place.inline is None and place.chat is None):
         return True
-    view = views.place_view(match, i, svc.clock())
+    view = view or views.place_view(match, i, svc.clock())
     picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
     raw = markup_json(view.keyboard, place.lang)
     # The keyboard as sent, labels included: two Dots windows full of dots carry the same
@@ -210,59 +226,16 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> bool:
     now = (picture_key, view.caption, raw.get("reply_markup", ""))
     if before == now:
         return True
-    target: dict[str, Any] = (
-        {"inline_message_id": place.inline}
-        if place.inline
-        else {"chat_id": place.chat, "message_id": place.msg}
-    )
 
     async def png() -> bytes:
         return await _picture(svc, match, view.picture)
 
     try:
-        if place.msg is None and place.inline is None:
-            if place.chat is None:
-                return True
-            if not await _send_new(svc, bot, match, i, picture_key, png):
-                return False
-        elif before is None or before[0] != picture_key:
-            try:
-                photo = await media.photo(svc, bot, picture_key, png, inline=bool(place.inline))
-            except media.NoStorageChat as e:  # the caption still tells the state
-                log.warning("match %s: %s", match.id, e)
-                await _caption(bot, view.caption, raw, target)
-            else:
-                shown = await bot._post(
-                    "editMessageMedia",
-                    {
-                        "media": InputMediaPhoto(
-                            photo, caption=view.caption, parse_mode=ParseMode.HTML
-                        ),
-                        **target,
-                    },
-                    api_kwargs=latest_only(bot, raw),
-                )
-                media.remember(svc, picture_key, shown)
-        elif before[1] != view.caption:
-            await _caption(bot, view.caption, raw, target)
-        else:
-            await _keyboard(bot, target, raw)
+        if not await _edit(svc, bot, match, i, view, raw, picture_key, before, png):
+            return False
     except BadRequest as e:
-        text = str(e).lower()
-        if "not modified" in text:
-            pass
-        elif "not found" in text or "message_id_invalid" in text or "can't be edited" in text:
-            # The board message was deleted: show the board again as a new message.
-            if place.chat is not None and place.inline is None:
-                svc.shown.pop(shown_key, None)
-                gone, place.msg = place.msg, None
-                if not await _send_new(svc, bot, match, i, picture_key, png, replacing=gone):
-                    return False
-                svc.shown[shown_key] = now
-            return True
-        else:  # nothing a later try would change
-            log.warning("showing match %s place %d failed: %s", match.id, i, e)
-            return True
+        if not rawapi.not_modified(e):
+            return await _not_edited(svc, bot, match, i, e, picture_key, png, now)
     except ChatMigrated as e:
         await _update_place(svc, match.id, i, chat=e.new_chat_id, msg=None)
         place.chat, place.msg = e.new_chat_id, None
@@ -283,13 +256,68 @@ async def _show(svc: Services, bot: Bot, match: Match, i: int) -> bool:
     return True
 
 
-async def _keyboard(bot: Bot, target: dict[str, Any], raw: dict[str, str]) -> None:
-    """``editMessageReplyMarkup`` without building the Message that comes back: nothing reads
-    it, and parsing its keyboard took a tenth of the CPU of a keyboard-only tap. The request
-    goes through the bot's own path (defaults, rate limiter, errors) like every other call;
-    the other edits here are posted the same way (an edited photo's answer is read only for
-    its file_id, see ``media.remember``)."""
-    await bot._post("editMessageReplyMarkup", dict(target), api_kwargs=latest_only(bot, raw))
+async def _edit(
+    svc: Services,
+    bot: Bot,
+    match: Match,
+    i: int,
+    view: views.PlaceView,
+    raw: rawapi.RawMarkup,
+    picture_key: Any,
+    before: Any,
+    png: Any,
+) -> bool:
+    """Send the place's first board, or edit only what changed since ``before`` (what this
+    process showed last): the picture, the caption, or the keyboard alone. False: the first
+    send was left to another replica."""
+    place = match.places[i]
+    target: rawapi.Target = (
+        {"inline_message_id": place.inline}
+        if place.inline
+        else {"chat_id": place.chat, "message_id": place.msg}
+    )
+    if place.msg is None and place.inline is None:
+        return await _send_new(svc, bot, match, i, picture_key, png)
+    if before is None or before[0] != picture_key:
+        try:
+            photo = await media.photo(svc, bot, picture_key, png, inline=bool(place.inline))
+        except media.NoStorageChat as e:  # the caption still tells the state
+            log.warning("match %s: %s", match.id, e)
+            await rawapi.edit_caption(bot, target, view.caption, raw)
+        else:
+            shown = await rawapi.edit_photo(bot, target, photo, view.caption, raw)
+            media.remember(svc, picture_key, shown)
+    elif before[1] != view.caption:
+        await rawapi.edit_caption(bot, target, view.caption, raw)
+    else:
+        await rawapi.edit_keyboard(bot, target, raw)
+    return True
+
+
+async def _not_edited(
+    svc: Services,
+    bot: Bot,
+    match: Match,
+    i: int,
+    e: BadRequest,
+    picture_key: Any,
+    png: Any,
+    now: Any,
+) -> bool:
+    """A board edit Telegram refused: a deleted board is sent again as a new message; any
+    other refusal is one a later try would not change."""
+    place = match.places[i]
+    if not rawapi.message_gone(e):
+        log.warning("showing match %s place %d failed: %s", match.id, i, e)
+        return True
+    if place.chat is not None and place.inline is None:
+        shown_key = (match.id, i)
+        svc.shown.pop(shown_key, None)
+        gone, place.msg = place.msg, None
+        if not await _send_new(svc, bot, match, i, picture_key, png, replacing=gone):
+            return False
+        svc.shown[shown_key] = now
+    return True
 
 
 async def after_flood(svc: Services, bot: Bot, match_id: str, seconds: float) -> None:
@@ -309,14 +337,6 @@ async def after_flood(svc: Services, bot: Bot, match_id: str, seconds: float) ->
         await refresh(svc, bot, match_id)
 
     svc.spawn(reopen())
-
-
-async def _caption(bot: Bot, caption: str, raw: dict[str, str], target: dict[str, Any]) -> None:
-    await bot._post(
-        "editMessageCaption",
-        {"caption": caption, "parse_mode": ParseMode.HTML, **target},
-        api_kwargs=latest_only(bot, raw),
-    )
 
 
 async def _send_new(

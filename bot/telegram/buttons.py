@@ -1,9 +1,11 @@
-"""Inline buttons: callback data → match actions, the /new menu, rematch, language."""
+"""Inline buttons: a tap → its kind (the table in bot.match.buttons) → a match action or the
+handler of its kind (the /new menu, rematch, the record, language, info popups)."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import Update
@@ -13,55 +15,23 @@ from telegram.error import TelegramError
 import storage
 from bot import i18n
 from bot.i18n import t
-from bot.match import lobby, menus
-from bot.match.actions import (
-    Action,
-    Actor,
-    AddBot,
-    AnswerDraw,
-    Cancel,
-    ClaimTime,
-    Cursor,
-    Done,
-    Ground,
-    Join,
-    Leave,
-    OfferDraw,
-    Play,
-    Refused,
-    Resign,
-    Start,
-    Stop,
-)
-from bot.match.callback import BadCallback, parse
+from bot.match import buttons, lobby, menus
+from bot.match.actions import Refused
+from bot.match.buttons import Tap
+from bot.match.callback import BadCallback
 from bot.match.effects import Refresh
-from bot.telegram import act, boards
+from bot.telegram import act, boards, challenge, inline, stored
 from bot.telegram.commands import send_record
-from bot.telegram.common import Context, actor_of, language, language_of, svc_of
+from bot.telegram.common import Context, actor_of, language, language_of, met, svc_of
+from bot.telegram.create import create_match
 from bot.telegram.keyboards import markup
-from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
 
-# ``n:<id>:<version>:<what>``: buttons that only explain (a drawn line, a taken point…).
-INFO = ("none", "drawn", "taken", "dead", "taken_box", "edge", "no_moves")
-LOBBY_OPS: dict[str, Action] = {"j": Join(), "l": Leave(), "s": Start(), "x": Cancel()}
-# ``a:<id>:<version>:<arg>``: ways to end a match.
-END_OPS: dict[str, Action] = {
-    "r": Resign(False),
-    "R": Resign(True),
-    "d": OfferDraw(),
-    "e": OfferDraw(scores=True),
-    "y": AnswerDraw(True),
-    "n": AnswerDraw(False),
-    "s": Stop(),
-    "f": Done(),
-    "g": Ground(),
-    "t": ClaimTime(),
-}
-
 
 async def callback(update: Update, context: Context) -> None:
+    """Every button tap: decoded by the table in :mod:`bot.match.buttons`, then a match
+    action (applied through :func:`act.act`) or the handler of its kind (:data:`ROUTES`)."""
     svc = svc_of(context)
     query = update.callback_query
     if query is None:
@@ -69,70 +39,46 @@ async def callback(update: Update, context: Context) -> None:
     user = query.from_user
     chat_id = query.message.chat.id if query.message is not None else None
     try:
-        cb = parse(query.data)
+        tap = buttons.decode(query.data)
     except BadCallback:
         lang = await language(svc, user, chat_id)
         await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
         return
-    first: tuple[str, dict[str, Any]] | None = None
-    if _acts(cb.op, cb.arg):
-        # A tap on a match's button reads the settings and the match in one round trip.
-        group = chat_id if chat_id is not None and chat_id != user.id else None
-        chat, prefs, first = await svc.store.settings_and_match(user.id, group, cb.match)
-        lang = await language_of(svc, user, chat, prefs)
+    route = ROUTES.get(tap.kind)
+    if route is not None:
+        await route(update, context, tap, await language(svc, user, chat_id))
     else:
-        lang = await language(svc, user, chat_id)
-    if cb.op == menus.OP:
-        await _menu(update, context, cb.match, cb.arg, lang)
-        return
-    if cb.op == "L":
-        await _set_language(update, context, cb.match, cb.arg)
-        return
-    if cb.op == "j" and cb.arg and query.inline_message_id:  # Join under a fresh inline game
-        from bot.telegram import inline
+        await _act(update, context, tap)
 
-        if await inline.not_ready(update, context, cb, lang):
+
+async def _act(update: Update, context: Context, tap: Tap) -> None:
+    """A tap on a match's button: read the settings and the match in one round trip, apply
+    the action at the button's version, answer the tap, show what changed."""
+    svc = svc_of(context)
+    query = update.callback_query
+    assert query is not None
+    user, message = query.from_user, query.message
+    chat_id = message.chat.id if message is not None else None
+    group = chat_id if chat_id is not None and chat_id != user.id else None
+    chat, prefs, first = await svc.store.settings_and_match(user.id, group, tap.subject)
+    await met(svc, user, prefs, private=chat_id == user.id)
+    lang = language_of(svc, user, chat, prefs)
+    if tap.kind is buttons.JOIN and tap.value and query.inline_message_id:
+        # Join under a fresh inline game: the match may not be there yet
+        if await inline.not_ready(update, context, tap.subject, lang):
             return
         first = None  # it may have just written the match
-    action: Action
-    if cb.op in LOBBY_OPS:
-        action = LOBBY_OPS[cb.op]
-    elif cb.op == "b":
-        action = AddBot(cb.arg)
-    elif cb.op == "p":
-        action = Play(code=cb.arg)
-    elif cb.op == "c":
-        action = Cursor(cb.arg)
-    elif cb.op == "a" and cb.arg in END_OPS:
-        action = END_OPS[cb.arg]
-    elif cb.op == "a" and cb.arg == "x":
-        await _rematch(update, context, cb.match, lang)
-        return
-    elif cb.op == "a" and cb.arg == "c":
-        await act.answer(query, lang, act.Outcome())
-        await send_record(
-            svc, context.bot, cb.match, query.message.chat.id if query.message else user.id, lang
-        )
-        return
-    elif cb.op == "n":
-        info = cb.arg if cb.arg in INFO else "none"
-        await act.answer(query, lang, act.Outcome(refused=Refused(f"info.{info}")))
-        return
-    else:
-        await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
-        return
-    message = query.message
     at = (
         (None, None, query.inline_message_id)
         if query.inline_message_id
-        else (message.chat.id if message else None, message.message_id if message else None, None)
+        else (chat_id, message.message_id if message else None, None)
     )
     outcome = await act.act(
         svc,
-        cb.match,
+        tap.subject,
         actor_of(user, lang),
-        action,
-        version=cb.version,
+        tap.action(),
+        version=tap.version,
         at=at,
         request=query.id,
         first=first,
@@ -140,14 +86,35 @@ async def callback(update: Update, context: Context) -> None:
     await act.answer(query, lang, outcome)
     await act.perform(svc, context.bot, outcome)
     if outcome.refused is not None and outcome.refused.text.key == "err.not_your_turn":
-        await act.kick_ai(svc, context.bot, cb.match)
+        await act.kick_ai(svc, context.bot, tap.subject)
     if outcome.refused is not None and outcome.refused.text.key == "err.stale":
-        await boards.heal(svc, context.bot, cb.match, at)
+        await boards.heal(svc, context.bot, tap.subject, at)
 
 
-def _acts(op: str, arg: str) -> bool:
-    """Whether the button is an action on its match (applied through ``act.act``)."""
-    return op in LOBBY_OPS or op in ("b", "p", "c") or (op == "a" and arg in END_OPS)
+async def _info(update: Update, context: Context, tap: Tap, lang: str) -> None:
+    """A button that only explains (a drawn line, a taken point…)."""
+    info = tap.value if tap.value in buttons.INFO_TOPICS else "none"
+    await act.answer(update.callback_query, lang, act.Outcome(refused=Refused(f"info.{info}")))
+
+
+async def _record(update: Update, context: Context, tap: Tap, lang: str) -> None:
+    query = update.callback_query
+    assert query is not None
+    await act.answer(query, lang, act.Outcome())
+    chat_id = query.message.chat.id if query.message else query.from_user.id
+    await send_record(svc_of(context), context.bot, tap.subject, chat_id, lang)
+
+
+async def _rematch_tap(update: Update, context: Context, tap: Tap, lang: str) -> None:
+    await _rematch(update, context, tap.subject, lang)
+
+
+async def _menu_tap(update: Update, context: Context, tap: Tap, lang: str) -> None:
+    await _menu(update, context, tap.subject, tap.value, lang)
+
+
+async def _language_tap(update: Update, context: Context, tap: Tap, lang: str) -> None:
+    await _set_language(update, context, tap.subject, tap.value)
 
 
 async def _menu(update: Update, context: Context, owner: str, path: str, lang: str) -> None:
@@ -181,8 +148,6 @@ async def _menu(update: Update, context: Context, owner: str, path: str, lang: s
         await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
         return
     if private and result.ai_level is None:  # a friend: challenge them by link
-        from bot.telegram import challenge
-
         await act.answer(query, lang, act.Outcome())
         with contextlib.suppress(TelegramError):
             await query.delete_message()
@@ -195,27 +160,6 @@ async def _menu(update: Update, context: Context, owner: str, path: str, lang: s
         with contextlib.suppress(TelegramError):
             await query.delete_message()
     await act.perform(svc, context.bot, outcome)
-
-
-async def create_match(
-    svc: Services, actor: Actor, choice: menus.Choice, chat_id: int, group: bool, lang: str
-) -> act.Outcome:
-    try:
-        match, effects = lobby.new_match(
-            match_id=storage.new_match_id(),
-            kind=choice.kind,
-            options=choice.options,
-            creator=actor,
-            chat=chat_id,
-            group=group,
-            lang=lang,
-            now=svc.clock(),
-            ai_level=choice.ai_level,
-            clock=choice.clock,
-        )
-    except Refused as r:
-        return act.Outcome(refused=r)
-    return await act.create(svc, match, effects or [Refresh()])
 
 
 async def _rematch(update: Update, context: Context, match_id: str, lang: str) -> None:
@@ -232,7 +176,7 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
     try:
         if record is None:
             raise Refused("err.no_match")
-        match = lobby.rematch(act.load(record), actor, new_id, now)
+        match = lobby.rematch(stored.load(record), actor, new_id, now)
     except Refused as r:
         await act.answer(query, lang, act.Outcome(refused=r))
         return
@@ -240,7 +184,7 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
     outcome = await act.create(svc, match, [Refresh(), *effects])
 
     def fn(record: dict[str, Any]) -> dict[str, Any]:
-        old = act.load(record)
+        old = stored.load(record)
         lobby.rematch(old, actor, new_id, now)
         return old.to_json()
 
@@ -279,3 +223,14 @@ async def _set_language(update: Update, context: Context, owner: str, lang: str)
     await act.answer(query, lang, act.Outcome())
     with contextlib.suppress(TelegramError):
         await query.edit_message_text(t(lang, "lang.set"))
+
+
+Route = Callable[[Update, Context, Tap, str], Awaitable[None]]
+# The handlers of the button kinds that are not match actions.
+ROUTES: dict[buttons.Kind, Route] = {
+    buttons.INFO: _info,
+    buttons.RECORD: _record,
+    buttons.REMATCH: _rematch_tap,
+    buttons.MENU: _menu_tap,
+    buttons.LANGUAGE: _language_tap,
+}

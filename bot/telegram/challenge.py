@@ -19,15 +19,14 @@ from telegram.helpers import create_deep_linked_url
 
 import storage
 from bot.i18n import Text, t
-from bot.match import links, menus
+from bot.match import buttons, links, menus, turns
 from bot.match.actions import Actor, Refused
-from bot.match.callback import Callback
-from bot.match.effects import Effect, Refresh, Say
+from bot.match.effects import Refresh, Say
 from bot.match.model import Match
 from bot.match.ui import Button
 from bot.telegram import act
-from bot.telegram.buttons import create_match
 from bot.telegram.common import Context, actor_of, language, reply, svc_of
+from bot.telegram.create import create_match
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
@@ -67,10 +66,7 @@ async def challenge_command(update: Update, context: Context) -> None:
         return
     rows = [
         [
-            Button(
-                Text(f"game.{kind}"),
-                Callback(menus.OP, str(user.id), 0, _quick_path(c) + ".g").encode(),
-            )
+            Button(Text(f"game.{kind}"), buttons.menu(user.id, _quick_path(c) + ".g"))
             for c, kind in menus.KINDS.items()
         ]
     ]
@@ -186,12 +182,12 @@ async def _open(
         return Text("link.unknown")
     now = svc.clock()
 
-    def step(match: Match) -> list[Effect]:
+    def step(match: Match) -> turns.Applied:
         effects = links.join_by_link(match, actor, chat_id, lang, now)
         creator = next((p for p in match.places if p.seat == 0), None)
         if creator is not None and creator.chat is not None:
             effects.append(Say(creator.chat, Text("link.accepted", name=html.escape(actor.name))))
-        return effects
+        return turns.shown(match, effects, now)
 
     outcome = await act.run(svc, match_id, step)
     if outcome.refused is not None:

@@ -12,9 +12,9 @@ from telegram.error import TelegramError
 
 import storage
 from bot.i18n import t
-from bot.match import menus, records
+from bot.match import buttons, menus, records
 from bot.match.ui import Button
-from bot.telegram import act
+from bot.telegram import challenge, stored
 from bot.telegram.common import Context, asker, reply
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
@@ -24,8 +24,6 @@ log = logging.getLogger(__name__)
 
 async def start(update: Update, context: Context) -> None:
     if context.args:  # a deep link: t.me/<bot>?start=<payload> or ?startgroup=<payload>
-        from bot.telegram import challenge
-
         await challenge.start_payload(update, context, context.args[0])
         return
     a = await asker(update, context)
@@ -65,8 +63,8 @@ async def lang_command(update: Update, context: Context) -> None:
         return
     rows = [
         [
-            Button("English", f"L:{a.user.id}:0:en"),
-            Button("Русский", f"L:{a.user.id}:0:ru"),
+            Button("English", buttons.language(a.user.id, "en")),
+            Button("Русский", buttons.language(a.user.id, "ru")),
         ]
     ]
     await reply(
@@ -78,7 +76,7 @@ async def send_record(svc: Services, bot: Any, match_id: str, chat_id: int, lang
     """The move record as a file, only to a chat that shows the match or to a player's own
     chat: a match id from elsewhere (typed, or forged into a button) reveals nothing."""
     record = await svc.store.matches.get(match_id)
-    match = act.load(record, svc) if record is not None else None
+    match = stored.load(record, svc) if record is not None else None
     try:
         if match is None or (chat_id not in match.chats() and chat_id not in match.humans):
             await bot.send_message(chat_id, t(lang, "err.no_match"))

@@ -26,26 +26,36 @@ def svc_of(context: Context) -> Services:
 
 
 async def language(svc: Services, user: User | None, chat_id: int | None = None) -> str:
-    """The chat's setting in groups, else the user's setting, else their Telegram language."""
+    """The chat's setting in groups, else the user's setting, else their Telegram language.
+    Reading the settings is where the bot meets the user: see :func:`met`."""
     if user is None:
         return svc.settings.default_language
     if chat_id is not None and chat_id != user.id:
         chat, prefs = await svc.store.chats.get_with(chat_id, svc.store.users, user.id)
     else:
         chat, prefs = None, await svc.store.users.get(user.id)
-        if chat_id == user.id and prefs.get("dm") is not True:  # pings may come here now
-            await svc.store.users.patch(user.id, {"dm": True})
-    return await language_of(svc, user, chat, prefs)
+    await met(svc, user, prefs, private=chat_id == user.id)
+    return language_of(svc, user, chat, prefs)
 
 
-async def language_of(
+async def met(svc: Services, user: User, prefs: dict[str, Any], *, private: bool) -> None:
+    """What an update teaches about its user, written only when it is news: the name that
+    leaderboards show, and (from their private chat) that pings can reach them there."""
+    patch: dict[str, Any] = {}
+    if prefs.get("name") != user.full_name[:64]:
+        patch["name"] = user.full_name[:64]
+    if private and prefs.get("dm") is not True:
+        patch["dm"] = True
+    if patch:
+        await svc.store.users.patch(user.id, patch)
+
+
+def language_of(
     svc: Services, user: User, chat: dict[str, Any] | None, prefs: dict[str, Any]
 ) -> str:
     """:func:`language` from settings already read (``chat`` None outside groups)."""
     if chat is not None and chat.get("language") in i18n.LANGUAGES:
         return str(chat["language"])
-    if prefs.get("name") != user.full_name:  # leaderboards show names
-        await svc.store.users.patch(user.id, {"name": user.full_name[:64]})
     if prefs.get("language") in i18n.LANGUAGES:
         return str(prefs["language"])
     return i18n.normalize(user.language_code, svc.settings.default_language)

@@ -20,7 +20,7 @@ from bot import pictures
 from bot.i18n import Text, t
 from bot.match import links, menus
 from bot.match.actions import Actor, Refused
-from bot.match.callback import Callback
+from bot.match.buttons import JOIN
 from bot.match.effects import Refresh
 from bot.match.model import Match
 from bot.match.ui import Button
@@ -30,7 +30,6 @@ from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
 log = logging.getLogger(__name__)
-JOIN = "j"
 
 
 def _offered() -> list[tuple[str, str, str]]:
@@ -77,7 +76,7 @@ async def inline_query(update: Update, context: Context) -> None:
     for code, kind, path in _offered():
         game = t(lang, f"game.{kind}")
         match_id = storage.new_match_id()
-        join = Callback(JOIN, match_id, 0, path).encode()
+        join = JOIN.data(match_id, 0, path)
         results.append(
             InlineQueryResultCachedPhoto(
                 id=f"{code}:{match_id}",
@@ -114,7 +113,7 @@ async def chosen(update: Update, context: Context) -> None:
         await act.perform(svc, context.bot, outcome)
 
 
-async def not_ready(update: Update, context: Context, cb: Callback, lang: str) -> bool:
+async def not_ready(update: Update, context: Context, match_id: str, lang: str) -> bool:
     """A Join tap under an inline game whose choice Telegram has not reported (yet): say so.
     The tap never creates the match itself, or forged data could tie a second match to
     someone else's message. False: the match exists, join the usual way."""
@@ -122,7 +121,7 @@ async def not_ready(update: Update, context: Context, cb: Callback, lang: str) -
     query = update.callback_query
     if query is None or not query.inline_message_id:
         return False
-    if await svc.store.matches.get(cb.match) is not None:
+    if await svc.store.matches.get(match_id) is not None:
         return False
     await act.answer(query, lang, act.Outcome(refused=Refused("inline.not_ready")))
     return True

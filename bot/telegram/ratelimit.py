@@ -17,7 +17,7 @@ these queues, so a tap is answered at once however flooded the chat it came from
 one of them closes only that method.
 
 A call that would wait for a closed chat waits outside the budgets (it holds no one's
-place); one marked :data:`LATEST` (the boards' edits, see :func:`latest_only`) is not held
+place); one marked :data:`LATEST` (the boards' edits, see ``rawapi.latest_only``) is not held
 at all: it raises :class:`ChatClosed` at once, and the board is shown again, in its latest
 state, when the chat opens (a flooded chat's pending edits collapse into that one edit, see
 ``boards.py``).
@@ -33,7 +33,6 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from aiolimiter import AsyncLimiter
-from telegram import Bot
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
@@ -41,14 +40,6 @@ log = logging.getLogger(__name__)
 Key = int | str
 _LIMITERS_KEPT = 512  # idle group limiters are dropped beyond this many
 LATEST = "latest"  # rate_limit_args of a call that only shows the latest state
-
-
-def latest_only(bot: Bot, api_kwargs: dict[str, Any]) -> dict[str, Any]:
-    """``api_kwargs`` for ``bot._post`` marked :data:`LATEST`: the limiter does not hold the
-    call for a closed chat (python-telegram-bot carries its ``rate_limit_args`` there)."""
-    merge = getattr(bot, "_merge_api_rl_kwargs", None)
-    marked: dict[str, Any] = merge(dict(api_kwargs), LATEST) if merge else api_kwargs
-    return marked
 
 
 class ChatClosed(RetryAfter):

@@ -9,7 +9,7 @@ import storage
 from bot.i18n import t
 from bot.match.actions import Play
 from bot.match.model import Match
-from bot.telegram import act
+from bot.telegram import act, stored
 from bot.telegram.common import Context, actor_of, language, reply, svc_of
 from bot.telegram.services import Services
 
@@ -71,7 +71,7 @@ async def _match_for_text(
         if record is None:
             continue
         try:
-            match = act.load(record, svc)
+            match = stored.load(record, svc)
         except ValueError:
             continue
         if replied is not None:

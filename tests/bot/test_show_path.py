@@ -12,6 +12,7 @@ from telegram.ext import Application
 
 from bot.telegram import boards
 from bot.telegram.app import running
+from bot.telegram.stored import load
 from playground.client import MessageView, PlaygroundClient, UserHandle
 from playground.server import Emulator
 from tests.bot.helpers import message, wait_message
@@ -97,7 +98,7 @@ async def test_a_show_of_a_record_changed_meanwhile_goes_round_to_the_latest(
         # A show that starts from the older record (as if another tap had been written
         # between this one's write and its show) edits the board back to the older window
         # first; the revision read after the edits tells it so, and it shows the latest.
-        await boards.refresh(svc, app.bot, match_id, written=old)
+        await boards.refresh(svc, app.bot, match_id, written=boards.Written(old[0], load(old[1])))
         await pg.settle()
         assert (await message(alice.private, board.message_id)).button_texts == latest
     finally:

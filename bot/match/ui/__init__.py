@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 
 from bot.i18n import Text
+from bot.match.buttons import On
 from bot.match.model import Match, Place
 
 
@@ -43,7 +44,7 @@ class GameUI(Protocol):
     # a worker thread, so the event loop keeps answering other chats meanwhile.
     slow_moves: bool
 
-    def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
+    def move_rows(self, match: Match, place: Place, on: On) -> Keyboard:
         """The move buttons (and navigation) of this place's keyboard."""
 
     def decode(self, match: Match, code: str) -> Any:
@@ -87,10 +88,6 @@ class Plain:
 
     def auto_move(self, match: Match, place: Place) -> Any | None:
         return None
-
-
-class CallbackMaker(Protocol):
-    def __call__(self, op: str, arg: str = "") -> str: ...
 
 
 _REGISTRY: dict[str, GameUI] = {}

@@ -15,8 +15,9 @@ from typing import Any
 
 from bot.i18n import Text
 from bot.match.actions import Refused
+from bot.match.buttons import INFO, PLAY, STEP, On
 from bot.match.model import Match, Place
-from bot.match.ui import Button, CallbackMaker, Keyboard, PictureView, Plain, register
+from bot.match.ui import Button, Keyboard, PictureView, Plain, register
 from engine.boxes import Game as BoxesGame
 from engine.boxes import Move
 
@@ -34,12 +35,12 @@ def _code(m: Move) -> str:
     return f"{m.orient}{m.r}.{m.c}"
 
 
-def _line_button(game: BoxesGame, m: Move, cb: CallbackMaker, free: str) -> Button:
+def _line_button(game: BoxesGame, m: Move, on: On, free: str) -> Button:
     if not game.has_line(m):
-        return Button(NONE, cb("n", "none"))
+        return Button(NONE, on(INFO, "none"))
     if game.line_owner(m) is not None or game.is_outline(m):  # Палочки's outline is drawn
-        return Button(DRAWN, cb("n", "drawn"))
-    return Button(free, cb("p", _code(m)))
+        return Button(DRAWN, on(INFO, "drawn"))
+    return Button(free, on(PLAY, _code(m)))
 
 
 def _clamp(game: BoxesGame, r: int, c: int) -> tuple[int, int]:
@@ -66,65 +67,65 @@ class BoxesUI(Plain):
         name = Text("boxes.palochki") if game.border else Text("game.boxes")
         return [name, Text(f"shape.{game.shape}") if game.shape else f"{game.rows}×{game.cols}"]
 
-    def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
+    def move_rows(self, match: Match, place: Place, on: On) -> Keyboard:
         game: Any = match.game
         if _full(game):
             rows: Keyboard = []
             for r in range(game.rows + 1):
                 rows.append(
-                    [_line_button(game, Move("h", r, c), cb, H_FREE) for c in range(game.cols)]
+                    [_line_button(game, Move("h", r, c), on, H_FREE) for c in range(game.cols)]
                 )
                 if r < game.rows:
                     rows.append(
                         [
-                            _line_button(game, Move("v", r, c), cb, V_FREE)
+                            _line_button(game, Move("v", r, c), on, V_FREE)
                             for c in range(game.cols + 1)
                         ]
                     )
             return rows
         box = place.cursor.get("box")
         if isinstance(box, list) and len(box) == 2:
-            return self._sides(game, box[0], box[1], cb)
-        return self._boxes(game, place, cb)
+            return self._sides(game, box[0], box[1], on)
+        return self._boxes(game, place, on)
 
-    def _boxes(self, game: Any, place: Place, cb: CallbackMaker) -> Keyboard:
+    def _boxes(self, game: Any, place: Place, on: On) -> Keyboard:
         r0, c0 = _window(game, place)
         rows: Keyboard = []
         for r in range(r0, min(r0 + H, game.rows)):
             row = []
             for c in range(c0, min(c0 + W, game.cols)):
                 if not game.has_box(r, c):
-                    row.append(Button(NONE, cb("n", "none")))
+                    row.append(Button(NONE, on(INFO, "none")))
                 elif (owner := game.box_owner(r, c)) is not None:
-                    row.append(Button(MARKS[owner], cb("n", "taken_box")))
+                    row.append(Button(MARKS[owner], on(INFO, "taken_box")))
                 else:
                     label = game.dot_name(r + 1, c)  # named by its lower-left dot
-                    row.append(Button(label, cb("c", f"b{r}.{c}")))
+                    row.append(Button(label, on(STEP, f"b{r}.{c}")))
             rows.append(row)
         if game.rows > H or game.cols > W:  # otherwise the window is the whole board
             rows.append(
                 [
-                    Button("◀", cb("c", "l")),
-                    Button("▲", cb("c", "u")),
-                    Button("▼", cb("c", "d")),
-                    Button("▶", cb("c", "r")),
+                    Button("◀", on(STEP, "l")),
+                    Button("▲", on(STEP, "u")),
+                    Button("▼", on(STEP, "d")),
+                    Button("▶", on(STEP, "r")),
                 ]
             )
         return rows
 
-    def _sides(self, game: Any, r: int, c: int, cb: CallbackMaker) -> Keyboard:
+    def _sides(self, game: Any, r: int, c: int, on: On) -> Keyboard:
         top, bottom = Move("h", r, c), Move("h", r + 1, c)
         left, right = Move("v", r, c), Move("v", r, c + 1)
-        blank = Button(NONE, cb("n", "none"))
+        blank = Button(NONE, on(INFO, "none"))
         return [
-            [blank, _line_button(game, top, cb, "↑ " + H_FREE), blank],
+            [blank, _line_button(game, top, on, "↑ " + H_FREE), blank],
             [
-                _line_button(game, left, cb, V_FREE + " ←"),
-                Button(game.dot_name(r + 1, c), cb("n", "none")),
-                _line_button(game, right, cb, "→ " + V_FREE),
+                _line_button(game, left, on, V_FREE + " ←"),
+                Button(game.dot_name(r + 1, c), on(INFO, "none")),
+                _line_button(game, right, on, "→ " + V_FREE),
             ],
-            [blank, _line_button(game, bottom, cb, "↓ " + H_FREE), blank],
-            [Button(Text("btn.back"), cb("c", "k"))],
+            [blank, _line_button(game, bottom, on, "↓ " + H_FREE), blank],
+            [Button(Text("btn.back"), on(STEP, "k"))],
         ]
 
     def decode(self, match: Match, code: str) -> Any:

@@ -8,8 +8,9 @@ from typing import Any
 
 from bot.i18n import Text
 from bot.match.actions import Refused
+from bot.match.buttons import INFO, PLAY, STEP, On
 from bot.match.model import Match, Place
-from bot.match.ui import Button, CallbackMaker, Keyboard, Plain, register
+from bot.match.ui import Button, Keyboard, Plain, register
 from engine.dots import Move
 
 W, H = 8, 7  # window size in points: 8 buttons per row is Telegram's maximum
@@ -56,9 +57,9 @@ class DotsUI(Plain):
         width, height = _size(match)
         return [Text("game.dots"), f"{width}×{height}"]
 
-    def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
+    def move_rows(self, match: Match, place: Place, on: On) -> Keyboard:
         if place.cursor.get("map"):
-            return self._map(match, cb)
+            return self._map(match, on)
         g: Any = match.game
         width, height = _size(match)
         x0, y0 = _window(match, place)
@@ -71,26 +72,26 @@ class DotsUI(Plain):
                 if cell.dot is not None:
                     is_last = last is not None and (last.x, last.y) == (x, y)
                     mark = (LAST if is_last else MARKS)[cell.dot] if not cell.captured else DEAD
-                    row.append(Button(mark, cb("n", "taken")))
+                    row.append(Button(mark, on(INFO, "taken")))
                 elif cell.dead:
-                    row.append(Button(DEAD, cb("n", "dead")))
+                    row.append(Button(DEAD, on(INFO, "dead")))
                 else:
-                    row.append(Button(g.format_move(_move(g, x, y)), cb("p", f"{x}.{y}")))
+                    row.append(Button(g.format_move(_move(g, x, y)), on(PLAY, f"{x}.{y}")))
             rows.append(row)
         if width > W or height > H:
             rows.append(
                 [
-                    Button("◀", cb("c", "l")),
-                    Button("▲", cb("c", "u")),
-                    Button("▼", cb("c", "d")),
-                    Button("▶", cb("c", "r")),
-                    Button("🎯", cb("c", "t")),
-                    Button("🗺", cb("c", "m")),
+                    Button("◀", on(STEP, "l")),
+                    Button("▲", on(STEP, "u")),
+                    Button("▼", on(STEP, "d")),
+                    Button("▶", on(STEP, "r")),
+                    Button("🎯", on(STEP, "t")),
+                    Button("🗺", on(STEP, "m")),
                 ]
             )
         return rows
 
-    def _map(self, match: Match, cb: CallbackMaker) -> Keyboard:
+    def _map(self, match: Match, on: On) -> Keyboard:
         g: Any = match.game
         width, height = _size(match)
         xs = list(range(0, max(1, width - W + 1), W))
@@ -104,9 +105,9 @@ class DotsUI(Plain):
             row = []
             for x in xs:
                 cx, cy = min(x + W // 2, width - 1), min(y + H // 2, height - 1)
-                row.append(Button(g.format_move(_move(g, cx, cy)), cb("c", f"g{x}.{y}")))
+                row.append(Button(g.format_move(_move(g, cx, cy)), on(STEP, f"g{x}.{y}")))
             rows.append(row)
-        rows.append([Button(Text("btn.back"), cb("c", "k"))])
+        rows.append([Button(Text("btn.back"), on(STEP, "k"))])
         return rows
 
     def decode(self, match: Match, code: str) -> Any:

@@ -13,16 +13,17 @@ from typing import Any
 
 from bot.i18n import Text
 from bot.match.actions import Refused
+from bot.match.buttons import INFO, PLAY, STEP, On
 from bot.match.model import Match, Place
-from bot.match.ui import Button, CallbackMaker, Keyboard, PictureView, register
+from bot.match.ui import Button, Keyboard, PictureView, register
 
 PER_ROW = 6
 LIFE = "•"
 
 
-def _spot_button(game: Any, n: int, cb: CallbackMaker) -> Button:
+def _spot_button(game: Any, n: int, on: On) -> Button:
     lives = next(s.lives for s in game.drawing.spots if s.number == n)
-    return Button(f"{n}{LIFE * lives}", cb("c", f"s{n}"))
+    return Button(f"{n}{LIFE * lives}", on(STEP, f"s{n}"))
 
 
 def _rows(buttons: list[Button]) -> Keyboard:
@@ -83,26 +84,26 @@ class SproutsUI:
             parts.append(Text("sprouts.misere"))
         return parts
 
-    def move_rows(self, match: Match, place: Place, cb: CallbackMaker) -> Keyboard:
+    def move_rows(self, match: Match, place: Place, on: On) -> Keyboard:
         game: Any = match.game
         a, b, i = _selection(match, place)
-        back = Button(Text("btn.back"), cb("c", "k"))
+        back = Button(Text("btn.back"), on(STEP, "k"))
         if a is None:
             spots = [s.number for s in game.drawing.spots if s.lives and game.joinable(s.number)]
-            return _rows([_spot_button(game, n, cb) for n in spots])
+            return _rows([_spot_button(game, n, on) for n in spots])
         if b is None:
-            rows = _rows([_spot_button(game, n, cb) for n in game.joinable(a)])
+            rows = _rows([_spot_button(game, n, on) for n in game.joinable(a)])
             return [*rows, [back]]
         moves = game.moves_between(a, b)
-        play = Button(Text("btn.play_curve"), cb("p", f"{a}.{b}.{i}"))
+        play = Button(Text("btn.play_curve"), on(PLAY, f"{a}.{b}.{i}"))
         return [
             [
-                Button("◀", cb("c", "v")),
-                Button(f"{i + 1}/{len(moves)}", cb("n", "none")),
-                Button("▶", cb("c", "n")),
+                Button("◀", on(STEP, "v")),
+                Button(f"{i + 1}/{len(moves)}", on(INFO, "none")),
+                Button("▶", on(STEP, "n")),
             ],
             [play],
-            [back, Button(Text("btn.cancel_move"), cb("c", "x"))],
+            [back, Button(Text("btn.cancel_move"), on(STEP, "x"))],
         ]
 
     def decode(self, match: Match, code: str) -> Any:
