@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import Text
-from bot.match.callback import BadCallback, Callback, parse
+from bot.match import buttons
+from bot.match.callback import BadCallback
 from bot.match.ui import Button, Keyboard
 
-OP = "R"
 KINDS = ("dots", "boxes", "sprouts")  # the order of the chooser
 # What a player may type after /rules, in either language (any case); "палочки" is the
 # school name of Dots and Boxes with the outline drawn.
@@ -76,13 +76,18 @@ def chooser() -> Keyboard:
 def decode(data: str | None) -> str | None:
     """The game a rules button names; None for anything no rules button carries."""
     try:
-        cb = parse(data)
+        tap = buttons.decode(data)
     except BadCallback:
         return None
-    if cb.op != OP or cb.arg not in KINDS:
+    return game_of(tap)
+
+
+def game_of(tap: buttons.Tap) -> str | None:
+    """The game of a decoded rules button (None for another kind or an unknown game)."""
+    if tap.kind is not buttons.RULES or tap.value not in KINDS:
         return None
-    return cb.arg
+    return tap.value
 
 
 def _data(kind: str) -> str:
-    return Callback(OP, "0", 0, kind).encode()
+    return buttons.rules(kind)

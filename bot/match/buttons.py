@@ -37,7 +37,7 @@ class Kind:
     sub: str = ""
     field: str = ""
     optional: bool = False
-    subject: Literal["match", "user"] = "match"
+    subject: Literal["match", "user", "anyone"] = "match"
     action: Callable[[str], Action] | None = None
 
     @property
@@ -96,6 +96,8 @@ RECORD = Kind("record", "a", "c")
 # The /new menu is stateless: each button carries the path chosen so far.
 MENU = Kind("menu", "N", field="path", optional=True, subject="user")
 LANGUAGE = Kind("language", "L", field="lang", subject="user")
+# A game's rules page (``R:0:0:<kind>``): anyone in the chat may open it.
+RULES = Kind("rules", "R", field="game", subject="anyone")
 
 KINDS: tuple[Kind, ...] = (
     JOIN,
@@ -120,6 +122,7 @@ KINDS: tuple[Kind, ...] = (
     RECORD,
     MENU,
     LANGUAGE,
+    RULES,
 )
 _BY_SUB = {(k.op, k.sub): k for k in KINDS if k.sub}
 _BY_OP = {k.op: k for k in KINDS if not k.sub}
@@ -171,3 +174,8 @@ def menu(user: int, path: str = "") -> str:
 
 def language(user: int, lang: str) -> str:
     return LANGUAGE.data(str(user), 0, lang)
+
+
+def rules(kind: str) -> str:
+    """A button that opens the rules page of the game ``kind``."""
+    return RULES.data("0", 0, kind)

@@ -26,7 +26,6 @@ from telegram.ext import (
 )
 
 import storage
-from bot import rules as pages
 from bot.i18n import LANGUAGES, t
 from bot.match.actions import Tick
 from bot.match.clocks import Timeouts
@@ -94,7 +93,6 @@ def build_application(
     app.add_handler(CommandHandler("record", commands.record_command))
     app.add_handler(CommandHandler("stats", commands.stats_command))
     app.add_handler(CommandHandler("top", commands.top_command))
-    app.add_handler(CallbackQueryHandler(rules.button, pattern=f"^{pages.OP}:"))
     app.add_handler(CallbackQueryHandler(buttons.callback))
     app.add_handler(InlineQueryHandler(inline.inline_query))
     app.add_handler(ChosenInlineResultHandler(inline.chosen))

@@ -20,7 +20,7 @@ from bot.match.actions import Refused
 from bot.match.buttons import Tap
 from bot.match.callback import BadCallback
 from bot.match.effects import Refresh
-from bot.telegram import act, boards, challenge, inline, stored
+from bot.telegram import act, boards, challenge, inline, rules, stored
 from bot.telegram.commands import send_record
 from bot.telegram.common import Context, actor_of, language, language_of, met, svc_of
 from bot.telegram.create import create_match
@@ -233,4 +233,5 @@ ROUTES: dict[buttons.Kind, Route] = {
     buttons.REMATCH: _rematch_tap,
     buttons.MENU: _menu_tap,
     buttons.LANGUAGE: _language_tap,
+    buttons.RULES: rules.button,
 }

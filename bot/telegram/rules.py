@@ -19,8 +19,9 @@ from telegram.error import TelegramError
 from bot import examples
 from bot import rules as pages
 from bot.i18n import t
+from bot.match import buttons
 from bot.telegram import media
-from bot.telegram.common import Context, asker, language, reply, svc_of
+from bot.telegram.common import Context, asker, reply, svc_of
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
@@ -45,7 +46,7 @@ async def command(update: Update, context: Context) -> None:
     await send(a.svc, context.bot, message, kind, a.lang)
 
 
-async def button(update: Update, context: Context) -> None:
+async def button(update: Update, context: Context, tap: buttons.Tap, lang: str) -> None:
     """A rules button (the chooser's, or a game menu's): the page goes to the button's chat,
     in the language of whoever tapped."""
     query = update.callback_query
@@ -53,8 +54,7 @@ async def button(update: Update, context: Context) -> None:
         return
     svc = svc_of(context)
     message = query.message if isinstance(query.message, Message) else None
-    lang = await language(svc, query.from_user, message.chat.id if message else None)
-    kind = pages.decode(query.data)
+    kind = pages.game_of(tap)
     try:
         await query.answer(None if kind is not None and message else t(lang, "err.bad_button"))
     except TelegramError as e:

@@ -89,15 +89,14 @@ def _record(match: Match) -> dict[str, Any]:
 
 
 def said(effects: list[Effect]) -> list[str]:
-    """Effects in a few words each, so table rows read as rules: ``Refresh`` (new picture),
-    ``Keys`` (caption and keyboard only), ``Keys@0`` (only place 0), ``Popup <key>``,
+    """Effects in a few words each, so table rows read as rules: ``Refresh`` (every place),
+    ``Refresh@0`` (only place 0), ``Popup <key>``,
     ``Alert <key>``, ``Notify <name> <key>``, ``Say <key>``, ``AITurn``, ``Finished``."""
     out = []
     for e in effects:
         match e:
-            case Refresh(places=places, picture=picture):
-                word = "Refresh" if picture else "Keys"
-                out.append(word + ("" if places is None else "@" + ",".join(map(str, places))))
+            case Refresh(places=places):
+                out.append("Refresh" + ("" if places is None else "@" + ",".join(map(str, places))))
             case Popup(text=text, alert=alert):
                 out.append(f"{'Alert' if alert else 'Popup'} {text.key}")
             case Notify(user=user, text=text):

@@ -61,7 +61,7 @@ def test_the_claim_opens_when_the_movers_time_is_up(kind: str) -> None:
     assert refusal(match, BOB, ClaimTime(), now=T0 + 59.9) == "err.not_expired"
     assert tick(match, 59.9) == []
     shown = match.version
-    assert tick(match, MINUTE) == ["Keys", "Notify Bob clock.can_claim"]
+    assert tick(match, MINUTE) == ["Refresh", "Notify Bob clock.can_claim"]
     assert match.version == shown + 1 and match.extra["expired"] == match.turn_since
     # told once; with a one-minute clock the same moment is also the mover's one-minute
     # ping ("your move" as the time runs out: she may still move until the claim)
@@ -112,7 +112,7 @@ def test_a_long_clock_reminds_once_a_quarter_before() -> None:
     assert tick(match, 45 * MINUTE - 1) == []
     assert twice(match, 45 * MINUTE) == (["Notify Alice clock.reminder"], [])
     assert due(match) == HOUR
-    assert tick(match, HOUR) == ["Keys", "Notify Bob clock.can_claim"]
+    assert tick(match, HOUR) == ["Refresh", "Notify Bob clock.can_claim"]
 
 
 @pytest.mark.parametrize(
@@ -211,7 +211,7 @@ def test_an_idle_lobby_is_closed_after_six_hours(kind: str) -> None:
     match = lobby_of(kind)
     assert due(match) == 6 * HOUR
     assert tick(match, 6 * HOUR - 1) == []
-    assert twice(match, 6 * HOUR) == (["Keys", "Say closed.lobby"], [])
+    assert twice(match, 6 * HOUR) == (["Refresh", "Say closed.lobby"], [])
     assert match.status == "finished" and match.extra["cancelled"] is True
     assert due(match) is None
 
@@ -222,7 +222,7 @@ def test_a_link_lobby_closes_without_a_word_in_a_chat() -> None:
     match = links.new_challenge(
         match_id="k", kind="dots", options={}, creator=ALICE, chat=ALICE.user, lang="en", now=T0
     )
-    assert tick(match, 6 * HOUR) == ["Keys"] and match.status == "finished"
+    assert tick(match, 6 * HOUR) == ["Refresh"] and match.status == "finished"
 
 
 def test_lobby_activity_moves_its_deadline() -> None:
@@ -237,7 +237,7 @@ def test_an_idle_game_is_closed_after_a_week() -> None:
     tick(match, MINUTE)  # Alice's ping
     assert due(match) == 7 * DAY
     assert tick(match, 7 * DAY - 1) == []
-    assert twice(match, 7 * DAY) == (["Keys", "Say closed.idle"], [])
+    assert twice(match, 7 * DAY) == (["Refresh", "Say closed.idle"], [])
     assert match.status == "finished" and match.game.result is None
 
 

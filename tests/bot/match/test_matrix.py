@@ -90,10 +90,10 @@ RULES: list[tuple[str, str, str, str, str]] = [
     (ALL, "active", "bob", "Play", "!err.not_your_turn"),
     (ALL, "active", "eve", "Play", "!err.not_a_player"),
     (ALL, "active", "bot", "Play", "!err.not_a_player"),  # no actor: only AIMove is the bot's
-    (ALL, "active", "alice", "Menu", "Keys@0 | active +0"),
-    (ALL, "active", "bob", "Menu", "Keys@0 | active +0"),  # the menu is open on any turn
+    (ALL, "active", "alice", "Menu", "Refresh@0 | active +0"),
+    (ALL, "active", "bob", "Menu", "Refresh@0 | active +0"),  # the menu is open on any turn
     (ALL, "active", "eve", "Menu", "!err.not_a_player"),
-    (ALL, "active", "bob", "Resign?", "Keys@0 | active +0"),  # only asks "really?"
+    (ALL, "active", "bob", "Resign?", "Refresh@0 | active +0"),  # only asks "really?"
     (ALL, "active", "bob", "Resign!", "Refresh, Finished | finished +1"),
     (ALL, "active", "eve", "Resign!", "!err.not_a_player"),
     (
@@ -101,21 +101,21 @@ RULES: list[tuple[str, str, str, str, str]] = [
         "active",
         "alice",
         "OfferDraw",
-        "Keys, Popup draw.offered, Notify Bob draw.offer_to_you | active +1",
+        "Refresh, Popup draw.offered, Notify Bob draw.offer_to_you | active +1",
     ),
     (
         ALL,
         "active",
         "bob",
         "OfferDraw",
-        "Keys, Popup draw.offered, Notify Alice draw.offer_to_you | active +1",
+        "Refresh, Popup draw.offered, Notify Alice draw.offer_to_you | active +1",
     ),
     (
         "dots",
         "active",
         "alice",
         "EndHere",
-        "Keys, Popup end_here.offered, Notify Bob end_here.offer_to_you | active +1",
+        "Refresh, Popup end_here.offered, Notify Bob end_here.offer_to_you | active +1",
     ),
     (NOT_DOTS, "active", "alice", "EndHere", "!err.bad_button"),
     (ALL, "active", "eve", "OfferDraw", "!err.not_a_player"),
@@ -142,9 +142,9 @@ RULES: list[tuple[str, str, str, str, str]] = [
     (ALL, "bob's turn", "bot", "Tick", "- | active +0"),
     # -- Bob's draw offer pending, Alice to move --------------------------------------------
     (ALL, "offer", "alice", "Accept", "Refresh, Finished | finished +1"),
-    (ALL, "offer", "alice", "Decline", "Keys, Popup draw.declined | active +1"),
+    (ALL, "offer", "alice", "Decline", "Refresh, Popup draw.declined | active +1"),
     (ALL, "offer", "bob", "Accept", "!err.own_offer"),
-    (ALL, "offer", "bob", "Decline", "Keys | active +1"),  # Bob withdraws his offer
+    (ALL, "offer", "bob", "Decline", "Refresh | active +1"),  # Bob withdraws his offer
     (ALL, "offer", "eve", "Accept", "!err.not_a_player"),
     (ALL, "offer", "alice", "OfferDraw", "!err.draw_pending"),
     (ALL, "offer", "bob", "OfferDraw", "!err.draw_pending"),
@@ -162,13 +162,13 @@ RULES: list[tuple[str, str, str, str, str]] = [
     ("dots", "stop", "alice", "Stop", "!illegal.dots.already_stopped"),
     ("dots", "stop", "bob", "Stop", "!illegal.dots.already_stopped"),
     ("dots", "stop", "alice", "Resign!", "Refresh, Finished | finished +1"),
-    ("dots", "stop", "bob", "Menu", "Keys@0 | active +0"),
+    ("dots", "stop", "bob", "Menu", "Refresh@0 | active +0"),
     (
         "dots",
         "stop",
         "alice",
         "OfferDraw",
-        "Keys, Popup draw.offered, Notify Bob draw.offer_to_you | active +1",
+        "Refresh, Popup draw.offered, Notify Bob draw.offer_to_you | active +1",
     ),
     ("dots", "stop", "bob", "ClaimTime", "!err.not_expired"),
     ("dots", "stop", "bot", "AIMove", "!err.stale"),
@@ -217,7 +217,7 @@ RULES: list[tuple[str, str, str, str, str]] = [
     # -- the bot to move ---------------------------------------------------------------------
     (ALL, "bot's turn", "bot", "AIMove", "Refresh | active +1"),
     (ALL, "bot's turn", "alice", "Play", "!err.not_your_turn"),
-    (ALL, "bot's turn", "alice", "Menu", "Keys@0 | active +0"),
+    (ALL, "bot's turn", "alice", "Menu", "Refresh@0 | active +0"),
     ("dots", "bot's turn", "bot", "AI_STOP", "Refresh, Say stop.bot_called | active +1"),
     ("dots", "bot's turn", "bot", "AI_DONE", "!err.stale"),  # nobody called STOP
     (NOT_DOTS, "bot's turn", "bot", "AI_STOP", "!err.bad_button"),

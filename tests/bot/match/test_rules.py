@@ -199,20 +199,20 @@ def test_dots_window_steps_off_turn_only_on_ones_own_board() -> None:
     big = {"width": 20, "height": 20}
     match = active("dots", options=big)
     assert refusal(match, BOB, actions.Cursor("l")) == "err.not_your_turn"
-    assert said(apply(match, ALICE, actions.Cursor("l"))) == ["Keys@0"]
+    assert said(apply(match, ALICE, actions.Cursor("l"))) == ["Refresh@0"]
     link = links.new_challenge(
         match_id="k", kind="dots", options=big, creator=ALICE, chat=ALICE.user, lang="en", now=T0
     )
     links.join_by_link(link, BOB, BOB.user, "en", T0)
     assert [p.seat for p in link.places] == [0, 1]
-    assert said(apply(link, BOB, actions.Cursor("l"), place=1)) == ["Keys@1"]  # Bob's own board
+    assert said(apply(link, BOB, actions.Cursor("l"), place=1)) == ["Refresh@1"]  # Bob's own board
     assert link.places[1].cursor["w"] != link.places[0].cursor.get("w")
 
 
 def test_sprouts_selection_belongs_to_the_player_to_move_and_auto_plays() -> None:
     match = active("sprouts")
     assert refusal(match, BOB, actions.Cursor("s1")) == "err.not_your_turn"
-    assert said(apply(match, ALICE, actions.Cursor("s1"))) == ["Keys@0"]
+    assert said(apply(match, ALICE, actions.Cursor("s1"))) == ["Refresh@0"]
     assert match.version == 2 and match.game.ply == 0
     # 1 and 2 are joined by one curve only: choosing 2 plays it
     assert said(apply(match, ALICE, actions.Cursor("s2"))) == ["Refresh"]
@@ -244,12 +244,12 @@ def test_boxes_draw_among_three_needs_every_human() -> None:
     assert match.status == "active"
     got = said(apply(match, CAROL, actions.OfferDraw()))
     assert got == [
-        "Keys",
+        "Refresh",
         "Popup draw.offered",
         "Notify Alice draw.offer_to_you",
         "Notify Bob draw.offer_to_you",
     ]
-    assert said(apply(match, ALICE, actions.AnswerDraw(accept=True))) == ["Keys"]
+    assert said(apply(match, ALICE, actions.AnswerDraw(accept=True))) == ["Refresh"]
     assert match.extra["draw"] == [0, 2] and match.status == "active"
     assert refusal(match, ALICE, actions.AnswerDraw(accept=True)) == "err.own_offer"
     assert said(apply(match, BOB, actions.AnswerDraw(accept=True))) == ["Refresh", "Finished"]
