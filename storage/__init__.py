@@ -92,7 +92,7 @@ from storage.errors import (
     UnknownVersion,
 )
 from storage.locks import GUARD_MARGIN, Guard, Lease
-from storage.matches import STATUSES, new_match_id
+from storage.matches import STATUSES, new_match_id, rematch_id
 from storage.ratings import AiSeat, Change, Outcome, Standing
 from storage.schema import Migrations
 from storage.store import Store
@@ -134,4 +134,5 @@ __all__ = [
     "UserRating",
     "connect",
     "new_match_id",
+    "rematch_id",
 ]

@@ -17,6 +17,7 @@ it again; the write tag recognises the repeat, so an update is applied exactly o
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import secrets
 import string
@@ -134,6 +135,18 @@ return rev
 def new_match_id() -> str:
     """A fresh short URL-safe match id (8 characters of A-Z a-z 0-9, about 47 random bits)."""
     return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+
+
+def rematch_id(match_id: str) -> str:
+    """The id of ``match_id``'s rematch, the same every time it is asked for: a match has at
+    most one rematch, so a rematch tap retried after a crash between its two writes finds the
+    match the first try stored (:class:`MatchExists`) instead of storing a second one."""
+    n = int.from_bytes(hashlib.blake2b(f"rematch:{match_id}".encode(), digest_size=16).digest())
+    chars = []
+    for _ in range(ID_LENGTH):
+        n, i = divmod(n, len(ID_ALPHABET))
+        chars.append(ID_ALPHABET[i])
+    return "".join(chars)
 
 
 def _chats_of(record: Record) -> list[int]:

@@ -165,12 +165,14 @@ async def _menu(update: Update, context: Context, owner: str, path: str, lang: s
 async def _rematch(update: Update, context: Context, match_id: str, lang: str) -> None:
     """The new match is stored first, with the deadlines that show it (and start the bot's
     move), then the old one learns it: a crash in between leaves a rematch that goes on by
-    itself, never an old match that names a rematch nobody stored."""
+    itself, never an old match that names a rematch nobody stored. The rematch's id follows
+    from the old one's, so the tap again (redelivered, or a second press) finds the match the
+    first try stored and only finishes the old one's write: never a second rematch."""
     svc = svc_of(context)
     query = update.callback_query
     assert query is not None
     actor = actor_of(query.from_user, lang)
-    new_id = storage.new_match_id()
+    new_id = storage.rematch_id(match_id)
     now = svc.clock()
     record = await svc.store.matches.get(match_id)
     try:
@@ -180,8 +182,10 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
     except Refused as r:
         await act.answer(query, lang, act.Outcome(refused=r))
         return
-    effects = lobby.start(match, now)
-    outcome = await act.create(svc, match, [Refresh(), *effects])
+    try:
+        outcome = await act.create(svc, match, [Refresh(), *lobby.start(match, now)])
+    except storage.MatchExists:  # stored by an earlier try (its deadlines show it)
+        outcome = act.Outcome()
 
     def fn(record: dict[str, Any]) -> dict[str, Any]:
         old = stored.load(record)
@@ -193,8 +197,7 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
 
     try:
         await svc.store.matches.update(match_id, fn, due=due)
-    except (Refused, storage.MatchNotFound) as e:  # someone else's rematch came first
-        await svc.store.matches.delete(new_id)
+    except (Refused, storage.MatchNotFound) as e:  # the rematch is already named: the same one
         refused = e if isinstance(e, Refused) else Refused("err.no_match")
         await act.answer(query, lang, act.Outcome(refused=refused))
         return

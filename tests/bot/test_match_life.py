@@ -7,7 +7,10 @@ import asyncio
 import random
 import re
 
-from bot.match import records
+import storage
+from bot.match import lobby, records
+from bot.match.actions import Actor
+from bot.match.model import Match
 from playground.client import ChatHandle, MessageView, UserHandle
 from tests.bot.helpers import (
     buttons,
@@ -182,6 +185,34 @@ async def test_rematch_rotates_seats_and_counts_ratings_once(pg: ScenarioClient)
     new = await group.last_with_buttons()
     assert new.message_id != final.message_id and new.media is not None
     assert "To move: Bob" in (new.caption or ""), "seats rotate: Bob moves first now"
+
+
+async def test_rematch_after_a_crash_between_its_writes_is_the_same_rematch(
+    pg: ScenarioClient,
+) -> None:
+    """A rematch whose new match was stored but whose old match never learnt it (the bot died
+    between the two writes): the tap made again finds that match and does not make another."""
+    (alice, bob), group, board = await _group_match(pg)
+    await bob.press("⋯ More", board, group)
+    await bob.press("🏳 Resign", await message(group, board.message_id), group)
+    await bob.press("🏳 Yes, I resign", await message(group, board.message_id), group)
+    final = await wait_message(group, board.message_id, finished)
+    old = await stored_match(pg._settings.redis_url, final)
+    new_id = storage.rematch_id(old.id)
+    store = await storage.connect(pg._settings.redis_url)
+    try:  # the first try's first write, as the bot makes it, and nothing after
+        half = lobby.rematch(Match.from_json(old.to_json()), Actor(bob.id, "Bob"), new_id, 0.0)
+        lobby.start(half, 0.0)
+        await store.matches.create(half.to_json())
+        popup = await alice.press("🔁 Rematch", await message(group, final.message_id), group)
+        assert popup is None or "already" not in popup.text
+        record = await store.matches.get(old.id)
+        assert record is not None and Match.from_json(record).extra.get("rematch") == new_id
+        keys = {k if isinstance(k, str) else k.decode() async for k in store.client.scan_iter()}
+        matches = {k for k in keys if k.startswith("t:m:") and k.endswith("}")}
+        assert matches == {f"t:m:{{{old.id}}}", f"t:m:{{{new_id}}}"}, keys
+    finally:
+        await store.close()
 
 
 async def test_record_command_and_top_ordering(pg: ScenarioClient) -> None:
