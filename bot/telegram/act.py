@@ -36,7 +36,7 @@ from bot.telegram.boards import (
     retry_when_free,
 )
 from bot.telegram.services import Services
-from bot.telegram.stored import load, remember
+from bot.telegram.stored import change, load, remember
 
 log = logging.getLogger(__name__)
 AI_KIND = "ai"  # deadline kinds: the bot's move, the clock, the ending (replay and record)
@@ -423,20 +423,14 @@ async def finished(svc: Services, bot: Bot, match_id: str) -> None:
                 return  # the deadline stays: a watchdog tries again
             await send_ending(svc, bot, match)
             if not lease.lost:
-                await svc.store.matches.update(match_id, _mark_ended, due=_ended_dues)
+                await change(svc, match_id, _mark_ended, due={END_KIND: None})
     finally:
         with contextlib.suppress(storage.StorageError):
             await lease.release()
 
 
-def _mark_ended(record: dict[str, Any]) -> dict[str, Any]:
-    match = Match.from_json(record)
+def _mark_ended(match: Match) -> None:
     match.extra["ended"] = True
-    return match.to_json()
-
-
-def _ended_dues(_: dict[str, Any]) -> dict[str, float | None]:
-    return {END_KIND: None}
 
 
 async def _record_ending(svc: Services, match: Match) -> bool:

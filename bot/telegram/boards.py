@@ -42,7 +42,7 @@ from bot.telegram import media, rawapi
 from bot.telegram.keyboards import markup, markup_json
 from bot.telegram.ratelimit import flood_seconds
 from bot.telegram.services import Services
-from bot.telegram.stored import load
+from bot.telegram.stored import change, load
 
 log = logging.getLogger(__name__)
 ROUNDS = 5  # re-reads after edits before leaving the rest to a deadline
@@ -392,8 +392,7 @@ async def _update_place(
     msg: Any = _UNSET,
     off: Any = _UNSET,
 ) -> None:
-    def fn(record: dict[str, Any]) -> dict[str, Any]:
-        match = Match.from_json(record)
+    def edit(match: Match) -> None:
         place = match.places[i]
         if chat is not _UNSET:
             place.chat = chat
@@ -401,9 +400,8 @@ async def _update_place(
             place.msg = msg
         if off is not _UNSET:
             place.off = off
-        return match.to_json()
 
-    await svc.store.matches.update(match_id, fn)
+    await change(svc, match_id, edit)
 
 
 async def _picture(svc: Services, match: Match, view: PictureView) -> bytes:

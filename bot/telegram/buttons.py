@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
@@ -20,6 +19,7 @@ from bot.match.actions import Refused
 from bot.match.buttons import Tap
 from bot.match.callback import BadCallback
 from bot.match.effects import Refresh
+from bot.match.model import Match
 from bot.telegram import act, boards, challenge, inline, rules, stored
 from bot.telegram.commands import send_record
 from bot.telegram.common import Context, actor_of, language, language_of, met, svc_of
@@ -187,16 +187,11 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
     except storage.MatchExists:  # stored by an earlier try (its deadlines show it)
         outcome = act.Outcome()
 
-    def fn(record: dict[str, Any]) -> dict[str, Any]:
-        old = stored.load(record)
+    def name_it(old: Match) -> None:
         lobby.rematch(old, actor, new_id, now)
-        return old.to_json()
-
-    def due(_: dict[str, Any]) -> dict[str, float | None]:
-        return {boards.SHOW_KIND: now + boards.SHOW_GUARD}
 
     try:
-        await svc.store.matches.update(match_id, fn, due=due)
+        await stored.change(svc, match_id, name_it, due={boards.SHOW_KIND: now + boards.SHOW_GUARD})
     except (Refused, storage.MatchNotFound) as e:  # the rematch is already named: the same one
         refused = e if isinstance(e, Refused) else Refused("err.no_match")
         await act.answer(query, lang, act.Outcome(refused=refused))

@@ -3,6 +3,7 @@ this process's cache (a game rebuilt from its moves costs more than the rest of 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.match.model import Match
@@ -23,3 +24,23 @@ def remember(svc: Services, match: Match) -> None:
     """Keep the match's live game for the next tap at this version."""
     if match.has_game:
         svc.games.put(match.id, match.version, match.game)
+
+
+async def change(
+    svc: Services,
+    match_id: str,
+    edit: Callable[[Match], None],
+    *,
+    due: Mapping[str, float | None] | None = None,
+) -> Match:
+    """Edit the stored match in place and write it back with ``due`` (the deadlines to set or,
+    as None, cancel), reading again after a lost race. A book-keeping write beside the match
+    layer's own (where a board is shown, the ending sent, a rematch named): the adapter reads,
+    edits and writes; storage only compares and sets. ``edit`` may raise to change nothing."""
+    async with svc.store.matches.turn(match_id) as tries:
+        while True:
+            _, record = await tries.read()
+            match = Match.from_json(record)
+            edit(match)
+            if await tries.write(match.to_json(), due=due) is not None:
+                return match
