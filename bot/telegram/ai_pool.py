@@ -16,6 +16,7 @@ import render
 from bot.match.actions import AI_DONE, AI_STOP
 from bot.telegram import metrics
 from bot.telegram.workers import Workers
+from engine.dots import solo
 from render.view import View
 
 # Seconds per move by level (the engines scale down further on small boards). Hard gets what
@@ -30,7 +31,7 @@ def think(
     """Worker entry point: the chosen move in notation, and the seconds spent."""
     started = time.perf_counter()
     game = engine.load(state)
-    stop_play = _dots_stop(game, level) if game.kind == "dots" else None
+    stop_play = _stop_play(game, level) if engine.stopping(game) is not None else None
     if stop_play is not None:
         return stop_play, time.perf_counter() - started
     limit = TIME_LIMITS.get(level, 1.0) * time_scale
@@ -38,11 +39,10 @@ def think(
     return game.format_move(move), time.perf_counter() - started
 
 
-def _dots_stop(game: Any, level: str) -> str | None:
-    """Dots STOP for the bot (engine.dots.solo): alone after a STOP, a dot that gains or Done;
-    otherwise its own STOP when that wins, or None for the level's ordinary move."""
-    from engine.dots import solo
-
+def _stop_play(game: Any, level: str) -> str | None:
+    """STOP for the bot in a game whose facts have it (Dots: engine.dots.solo): alone after a
+    STOP, a dot that gains or Done; otherwise its own STOP when that wins, or None for the
+    level's ordinary move."""
     if game.stopped_by is not None:
         move = solo.solo_move(game)
         return AI_DONE if move is None else str(game.format_move(move))
