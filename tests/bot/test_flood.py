@@ -54,11 +54,17 @@ async def tb(emulator: Emulator, redis_url: str) -> AsyncIterator[Bot]:
             await client.close()
 
 
-async def _photo(chat: ChatHandle) -> MessageView:
-    for m in reversed(await chat.bot_messages()):
-        if m.media is not None and m.media.kind == "photo":
-            return m
-    raise AssertionError(f"no board in {chat}")
+async def _photo(chat: ChatHandle, timeout: float = 60.0) -> MessageView:
+    """The newest board in the chat, once there is one (a 38×31 board is drawn and sent a
+    moment after the tap that made it is answered; longer on a busy machine)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        for m in reversed(await chat.bot_messages()):
+            if m.media is not None and m.media.kind == "photo":
+                return m
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"no board in {chat} after {timeout:.0f} s")
+        await asyncio.sleep(0.2)
 
 
 def _match_id(m: MessageView) -> str:
