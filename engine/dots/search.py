@@ -42,10 +42,11 @@ from engine.dots.fastboard import (
     M_ZONE,
     META,
     R_DOT,
-    R_ENCL,
     R_LIVE,
     _dir,
+    closing,
     gain,
+    gain_within,
     in_base,
     is_free,
     is_legal,
@@ -57,7 +58,8 @@ from engine.dots.fastboard import (
 P_C, P_RAVE_B, P_PRIOR_N, P_EXPAND, P_NEAR, P_TACTICS, P_MARGIN = 0, 1, 2, 3, 4, 5, 6
 P_WIDEN = 7  # progressive widening: 4 + widen * sqrt(visits) children, best prior first
 P_DEPTH = 8  # a playout's most moves (0: to the end); a cut playout is valued by its margin
-PARAMS = 9
+P_LOOK = 9  # a playout's captures: rings up to this long (trace steps, inside points)
+PARAMS = 10
 # tree stats slots
 S_N, S_W, S_RN, S_RW, S_M = 0, 1, 2, 3, 4
 
@@ -72,11 +74,12 @@ def params(
     margin: float = 0.15,
     widen: float = 1.0,
     depth: int = 0,
+    look: int = 96,
 ) -> np.ndarray:
     prm = np.zeros(PARAMS, dtype=np.float64)
     prm[P_C], prm[P_RAVE_B], prm[P_PRIOR_N], prm[P_EXPAND] = c, rave_b, prior_n, expand
     prm[P_NEAR], prm[P_TACTICS], prm[P_MARGIN] = near, tactics, margin
-    prm[P_WIDEN], prm[P_DEPTH] = widen, depth
+    prm[P_WIDEN], prm[P_DEPTH], prm[P_LOOK] = widen, depth, look
     return prm
 
 
@@ -109,45 +112,45 @@ def _uniform(rng: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def _ring_possible(st: np.ndarray, p: int, player: int) -> bool:
-    """At least two live dots of ``player`` round ``p``, or ``p`` once enclosed by them: the
-    only points where a dot of theirs can close a ring."""
-    n, s = st[M_N], st[M_S]
-    live = META + (R_LIVE + player) * n
-    c = 0
-    for k in range(8):
-        c += st[live + p + _dir(s, k)]
-    return c >= 2 or st[META + (R_ENCL + player) * n + p] != 0
+def _draw(rng: np.ndarray, order: np.ndarray, ptr: int, m: int) -> int:
+    """A random one of ``order[ptr:m]``, moved to ``ptr`` (a shuffle made only as far as a
+    playout reads it)."""
+    j = ptr + _rand(rng) % (m - ptr)
+    c = order[j]
+    order[j] = order[ptr]
+    order[ptr] = c
+    return int(c)
 
 
 @njit(cache=True)
-def _tactic(st: np.ndarray, sc: np.ndarray, player: int) -> int:
+def _tactic(st: np.ndarray, sc: np.ndarray, player: int, look: int) -> int:
     """A capture for ``player`` next to the last dots, else a block of the opponent's
-    capture there (the bigger first); -1 when there is neither."""
+    capture there (the bigger first); -1 when there is neither. Rings longer than ``look``
+    are not seen (:func:`gain_within`)."""
     enemy = 1 - player
     best, at = 0, -1
     for who in range(2):
         src = st[M_LASTP + (enemy if who == 0 else player)]
         if src >= 0:
-            best, at = _best_next_to(st, sc, src, player, best, at)
+            best, at = _best_next_to(st, sc, src, player, best, at, look)
     if at >= 0:
         return at
     src = st[M_LASTP + enemy]
     if src >= 0:
-        best, at = _best_next_to(st, sc, src, enemy, best, at)
+        best, at = _best_next_to(st, sc, src, enemy, best, at, look)
     return at
 
 
 @njit(cache=True)
 def _best_next_to(
-    st: np.ndarray, sc: np.ndarray, src: int, player: int, best: int, at: int
+    st: np.ndarray, sc: np.ndarray, src: int, player: int, best: int, at: int, look: int
 ) -> tuple[int, int]:
     """The biggest capture of ``player`` next to ``src`` if it beats ``best`` (at ``at``)."""
     s = st[M_S]
     for k in range(8):
         c = src + _dir(s, k)
-        if is_free(st, c) and _ring_possible(st, c, player):
-            g = gain(st, sc, c, player)
+        if is_free(st, c) and closing(st, c, player):
+            g = gain_within(st, sc, c, player, look)
             if g > best:
                 best, at = g, c
     return best, at
@@ -187,28 +190,28 @@ def playout(
             if is_free(st, i):
                 order[m] = i
                 m += 1
-    for k in range(m - 1, 0, -1):
-        j = _rand(rng) % (k + 1)
-        order[k], order[j] = order[j], order[k]
-    ptr = 0
+    ptr = 0  # order[:ptr] is drawn; the rest is drawn from at random as the playout goes
     cut = int(prm[P_DEPTH]) if prm[P_DEPTH] > 0 else 1 << 30
     moves = 0
     near = prm[P_NEAR]
     tactics = prm[P_TACTICS]
+    look = int(prm[P_LOOK])
     zone = st[M_ZONE]
     while st[M_FREE] > 0 and moves < cut:
         moves += 1
         p = st[M_TURN]
         mv = -1
         if zone and st[M_COUNT + p] == 0:
-            while ptr < m and not (is_legal(st, order[ptr])):
+            while ptr < m:
+                c = _draw(rng, order, ptr, m)
                 ptr += 1
-            if ptr >= m:
+                if is_legal(st, c):
+                    mv = c
+                    break
+            if mv < 0:
                 break
-            mv = order[ptr]
-            ptr += 1
         if mv < 0 and tactics > 0 and _uniform(rng) < tactics:
-            mv = _tactic(st, sc, p)
+            mv = _tactic(st, sc, p, look)
         if mv < 0 and _uniform(rng) < near:
             last = st[M_LASTP + 1 - p]
             if last >= 0:
@@ -219,7 +222,7 @@ def playout(
                         mv = c
                         break
         while mv < 0 and ptr < m:
-            c = order[ptr]
+            c = _draw(rng, order, ptr, m)
             ptr += 1
             if is_free(st, c) and not _avoid(st, c, p):
                 mv = c
@@ -251,10 +254,10 @@ def _prior(
     n, s = st[M_N], st[M_S]
     if root and hint[c] > 0:
         return float(hint[c])
-    g = gain(st, sc, c, player) if _ring_possible(st, c, player) else 0
+    g = gain(st, sc, c, player) if closing(st, c, player) else 0
     if g > 0:
         return min(0.99, 0.8 + 0.03 * g)
-    b = gain(st, sc, c, 1 - player) if _ring_possible(st, c, 1 - player) else 0
+    b = gain(st, sc, c, 1 - player) if closing(st, c, 1 - player) else 0
     if b > 0:
         return min(0.97, 0.75 + 0.03 * b)
     mine = META + (R_LIVE + player) * n
@@ -456,7 +459,7 @@ def best_gain(st: np.ndarray, sc: np.ndarray, player: int) -> int:
     n = st[M_N]
     best = 0
     for c in range(n):
-        if is_free(st, c) and _ring_possible(st, c, player):
+        if is_free(st, c) and closing(st, c, player):
             g = gain(st, sc, c, player)
             if g > best:
                 best = g
@@ -476,7 +479,7 @@ def _threats(st: np.ndarray, sc: np.ndarray, around: int, player: int, out: np.n
     for dy in range(-2, 3):
         for dx in range(-2, 3):
             c = around + dy * s + dx
-            if 0 <= c < st[M_N] and is_free(st, c) and _ring_possible(st, c, player):
+            if 0 <= c < st[M_N] and is_free(st, c) and closing(st, c, player):
                 g = gain(st, sc, c, player)
                 if g > 0 and k < out.shape[0]:
                     out[k] = c
