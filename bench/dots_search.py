@@ -63,21 +63,23 @@ def apply_undo_us(g: Game, reps: int) -> float:
     return (_clock() - t) / n * 1e6
 
 
-def playouts_per_s(g: Game, seconds: float) -> float:
+def playouts_per_s(g: Game, seconds: float) -> tuple[float, float]:
+    """The search's playouts a second from ``g``, and the µs a playout move takes."""
     fb = FastBoard.from_game(g)
     n = fb.n
     order = np.empty(n, dtype=np.int32)
     played = np.empty(4 * n, dtype=np.int32)
     rng = np.array([12345], dtype=np.uint64)
     prm = params(**old.SEARCH)  # the search's settings (levels mcts, mcts-expert)
-    done = 0
+    done = moves = 0
     t0 = _clock()
     while _clock() - t0 < seconds:
         for _ in range(20):
-            playout(fb.st, fb.tr, fb.sc, rng, prm, order, played, 0)
+            moves += playout(fb.st, fb.tr, fb.sc, rng, prm, order, played, 0)
             fb.undo(0)
         done += 20
-    return done / (_clock() - t0)
+    spent = _clock() - t0
+    return done / spent, spent / max(moves, 1) * 1e6
 
 
 def iterations_per_s(g: Game, seconds: float) -> float:
@@ -118,7 +120,7 @@ def main() -> None:
     apply_undo_us(warm, 1)
     print(f"Dots search speed, {args.seconds:.1f} s per figure, one process")
     head = (
-        f"{'board':>7} {'dots':>5} {'apply+undo':>11} {'playouts/s':>11} "
+        f"{'board':>7} {'dots':>5} {'apply+undo':>11} {'playouts/s':>11} {'per move':>9} "
         f"{'hard/s':>11} {'ratio':>7} {'MCTS it/s':>10}"
     )
     print(head)
@@ -126,11 +128,12 @@ def main() -> None:
         for dots in (10, 100, 300):
             g = position(w, h, dots, 7)
             us = apply_undo_us(g, 20)
-            ours = playouts_per_s(g, args.seconds)
+            ours, per_move = playouts_per_s(g, args.seconds)
             theirs = old_playouts_per_s(g, args.seconds)
             its = iterations_per_s(g, args.seconds)
             print(
-                f"{w:>3}x{h:<3} {dots:>5} {us:>9.2f}µs {ours:>11,.0f} {theirs:>11,.0f} "
+                f"{w:>3}x{h:<3} {dots:>5} {us:>9.2f}µs {ours:>11,.0f} {per_move:>7.2f}µs "
+                f"{theirs:>11,.0f} "
                 f"{ours / theirs:>6.1f}× {its:>10,.0f}"
             )
 
