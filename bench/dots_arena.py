@@ -93,6 +93,14 @@ def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[fl
     return match, g.scores, time.perf_counter() - t0, g.ply, thinks
 
 
+def _warm() -> None:
+    """Each worker loads the compiled kernels first, as the bot's workers do at start-up, so
+    no think time counts numba loading them."""
+    from engine.dots.search import warm
+
+    warm()
+
+
 def quantiles(xs: list[float]) -> str:
     if not xs:
         return "-"
@@ -134,7 +142,7 @@ def main() -> None:
     seconds: dict[tuple[str, str], float] = dict.fromkeys(pairs, 0.0)  # type: ignore[arg-type]
     margin: dict[tuple[str, str], int] = dict.fromkeys(pairs, 0)  # type: ignore[arg-type]
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+    with ProcessPoolExecutor(max_workers=args.workers, initializer=_warm) as pool:
         for match, scores, secs, _plies, times in pool.map(play, matches):
             for side, who in enumerate((match.first, match.second)):
                 thinks.setdefault(who, []).extend(times[side])

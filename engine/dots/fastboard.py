@@ -6,10 +6,14 @@ The rules are the referee's, step for step (:class:`engine.dots.rings.Board` is 
 a differential test replays games through both): the new dot's open sides, the boundary
 traces of those sides advanced together 32 steps at a time, a ring per clockwise trace, the
 flood of its inside, capture when it holds a live enemy dot, else an empty base, and the
-intrusion rule. Two details differ only in cost: the union–find over live dots keeps no path
-compression (its unions are undone with the trail) and is never rebuilt; it may over-merge
-after dots die, which only lets a trace run on to the end (the referee does the same until
-its rebuild), never changes which rings are found.
+intrusion rule. Three details differ only in cost: the union–find over live dots keeps no
+path compression (its unions are undone with the trail) and is never rebuilt; it may
+over-merge after dots die, which only lets a trace run on to the end (the referee does the
+same until its rebuild), never changes which rings are found. And the test whether a trace
+is needed at all (:func:`closing`: two sides of the new dot on one component, or the dot
+inside a ring) is asked before the dot joins its neighbours: a new ring leaves the dot by
+two sides joined without it, while after the join every side is one component and the
+referee traces whenever two sides are open.
 
 Layout of the state array ``st`` (``N = (width + 2) * (height + 2)`` cells, a frame of
 sentinels round the board, index ``(y + 1) * (width + 2) + x + 1``): ``META`` scalars, then
@@ -178,10 +182,12 @@ def _dir(s: int, k: int) -> int:
 
 
 @njit(cache=True)
-def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
+def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> int:
     """The new rings through ``p`` (the referee's ``rings_through``): their count; ring ``r``'s
     cycle and inside are left in the scratch (see :func:`_cycle_at`, :func:`_inside_at`),
-    smallest inside first."""
+    smallest inside first. A trace past ``limit`` steps, or an inside past ``limit`` points,
+    gives up (0 rings): ``4 * n`` for the rules (cannot happen on a consistent board), less
+    for a playout's quick look (:func:`gain_within`)."""
     n = st[M_N]
     s = st[M_S]
     live = META + (R_LIVE + player) * n
@@ -260,7 +266,6 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
     nf = 0
     active = ng
     steps = 0
-    limit = 4 * n
     while active and (enclosed or nf < want):
         for a in range(ng):
             if not opn[a]:
@@ -295,7 +300,7 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
             cell[a], back[a], area2[a], plen[a] = c, bk, ar, ln
             steps += 32
             if steps > limit:
-                return 0  # cannot happen on a consistent board (the referee raises)
+                return 0  # the rules' limit cannot be passed (the referee raises)
     # cycles and insides
     cyc0 = MAXG * pc
     ins0 = cyc0 + MAXG * n
@@ -321,7 +326,7 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
                 m = kpos + 1
         for u in range(m):
             st[pos + sc[co + u]] = -1
-        k_in = _fill(st, sc, g_in[a], co, m, ins0 + nr * n, lens0 + 32)
+        k_in = _fill(st, sc, g_in[a], co, m, ins0 + nr * n, lens0 + 32, limit)
         if k_in >= 0:
             sc[lens0 + 2 * nr] = m
             sc[lens0 + 2 * nr + 1] = k_in
@@ -342,10 +347,18 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
 
 @njit(cache=True)
 def _fill(
-    st: np.ndarray, sc: np.ndarray, start: int, co: int, m: int, out0: int, stack0: int
+    st: np.ndarray,
+    sc: np.ndarray,
+    start: int,
+    co: int,
+    m: int,
+    out0: int,
+    stack0: int,
+    limit: int,
 ) -> int:
     """Flood the inside of the cycle ``sc[co:co+m]`` from ``start`` into ``sc[out0:]``: its
-    length, or -1 when the flood reaches the frame (the cycle does not hold ``start``)."""
+    length, or -1 when the flood reaches the frame (the cycle does not hold ``start``) or
+    passes ``limit`` points."""
     n = st[M_N]
     s = st[M_S]
     mk = META + R_MARK * n
@@ -372,7 +385,7 @@ def _fill(
             q = c - s if d == 0 else c + 1 if d == 1 else c + s if d == 2 else c - 1
             mq = st[mk + q]
             if mq != edge and mq != seen:
-                if mq == FRAME_MARK:
+                if mq == FRAME_MARK or k > limit:
                     return -1
                 st[mk + q] = seen
                 if k < n:
@@ -415,11 +428,14 @@ def put(st: np.ndarray, tr: np.ndarray, sc: np.ndarray, p: int, player: int) -> 
     """A dot of ``player`` on ``p`` and every rule it sets off (the referee's ``place``)."""
     enemy = 1 - player
     n, cyc0, ins0, lens0 = _geometry(st)
+    # A new ring through p leaves it by two sides joined without it: asked before the dot
+    # joins them (after, every side is one component and the referee's test always traces).
+    ring = closing(st, p, player)
     _set(st, tr, META + R_DOT * n + p, player)
     _set(st, tr, META + (R_LIVE + player) * n + p, 1)
     _set(st, tr, M_FREE, st[M_FREE] - 1)
     _join(st, tr, player, p)
-    nr = _rings(st, sc, p, player)
+    nr = _rings(st, sc, p, player, 4 * n) if ring else 0
     captured = False
     elive = META + (R_LIVE + enemy) * n
     order0 = lens0 + 16
@@ -627,16 +643,74 @@ def in_base(st: np.ndarray, p: int, owner: int) -> bool:
 
 
 @njit(cache=True)
+def closing(st: np.ndarray, p: int, player: int) -> bool:
+    """Whether a dot of ``player`` on ``p`` would make :func:`_rings` trace: the referee's
+    early exits of ``rings_through`` (no side open, one side outside every ring, no two sides
+    on one component) on the board as it stands, with the sides as bits. Most points near
+    the action fail it, and it costs a few reads where a trace costs a walk round a group,
+    so the questions a search asks (:func:`gain`) try it first."""
+    n, s = st[M_N], st[M_S]
+    w = META + (R_LIVE + player) * n + p
+    m = (
+        (st[w - s] != 0)
+        | (st[w - s + 1] != 0) << 1
+        | (st[w + 1] != 0) << 2
+        | (st[w + s + 1] != 0) << 3
+        | (st[w + s] != 0) << 4
+        | (st[w + s - 1] != 0) << 5
+        | (st[w - 1] != 0) << 6
+        | (st[w - s - 1] != 0) << 7
+    )
+    if m == 0:
+        return False
+    ortho = m & 0x55  # a diagonal notch between two orthogonal walls is no side
+    on = m | ((ortho << 1) & ((ortho >> 1) | (ortho << 7)) & 0xAA)
+    ends = on & ~((on >> 1) | (on << 7)) & 0xFF  # walls with a side opening after them
+    if ends == 0:
+        return False
+    if st[META + (R_ENCL + player) * n + p] != 0:
+        return True
+    if ends & (ends - 1) == 0:
+        return False  # one side, outside every ring
+    par0 = META + (R_PAR + player) * n
+    r0 = r1 = r2 = -1
+    ng = 0
+    for k in range(8):
+        if (ends >> k) & 1:
+            g = p + _dir(s, k) if (m >> k) & 1 else p + _dir(s, (k - 1) & 7)
+            r = _find(st, par0, g)
+            if r == r0 or r == r1 or r == r2:  # noqa: SIM109 (numba: no tuple built)
+                return True  # two sides on one component: a new ring
+            if ng == 0:
+                r0 = r
+            elif ng == 1:
+                r1 = r
+            else:
+                r2 = r
+            ng += 1
+    return False
+
+
+@njit(cache=True)
 def gain(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
     """Live enemy dots ``player`` would capture on the free point ``p`` now, or -1 when the
     dot would be caught at once inside an enemy base (the referee's ``gain``)."""
+    return gain_within(st, sc, p, player, 4 * st[M_N])
+
+
+@njit(cache=True)
+def gain_within(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> int:
+    """:func:`gain`, looking only at rings whose trace and inside stay within ``limit``
+    (a playout's quick look near the last dots: the big rings there are rare and dear)."""
     n = st[M_N]
     enemy = 1 - player
+    if not closing(st, p, player):
+        return -1 if in_base(st, p, enemy) else 0
     dot = META + R_DOT * n
     live = META + (R_LIVE + player) * n
     st[dot + p] = player
     st[live + p] = 1
-    nr = _rings(st, sc, p, player)
+    nr = _rings(st, sc, p, player, limit)
     st[dot + p] = EMPTY
     st[live + p] = 0
     if nr == 0:
