@@ -18,31 +18,23 @@ log = logging.getLogger(__name__)
 
 
 # The modules whose numba kernels warm_engines loads (or compiles).
-KERNEL_MODULES = (
-    "engine.sprouts.tidy_core",
-    "render.sprouts_core",
-    "engine.dots.fastboard",
-    "engine.dots.search",
-)
+KERNEL_MODULES = ("engine.sprouts.tidy_core", "render.sprouts_core")
 
 
 def warm_engines() -> bool:
-    """Рассада's drawing steps, its picture's kernels and the Dots search's board and tree
-    are compiled (numba): the first time on an install that costs some 20 s of CPU for
-    Рассада and 60 s for Dots, afterwards about two seconds to load from the cache. Either
-    way it happens at start-up, not inside the first move someone plays or the first
-    picture. Returns whether anything was compiled (numba's own count)."""
-    from engine.dots.search import warm as warm_dots
+    """Рассада's drawing steps and its picture's kernels are compiled (numba): the first time
+    on an install that costs some 20 s of CPU, afterwards about half a second to load from
+    the cache. Either way it happens at start-up, not inside the first move someone plays or
+    the first picture. Returns whether anything was compiled (numba's own count)."""
     from engine.sprouts.paper import warm
     from render.sprouts import warm as warm_picture
 
     start = time.perf_counter()
     warm()
     warm_picture()
-    warm_dots()
     compiled = any(d.stats.cache_misses for d in _kernels())
     log.info(
-        "Рассада drawing and Dots search kernels %s in %.1f s",
+        "Рассада drawing kernels %s in %.1f s",
         "compiled" if compiled else "loaded from the cache",
         time.perf_counter() - start,
     )
