@@ -182,7 +182,7 @@ def _dir(s: int, k: int) -> int:
 
 
 @njit(cache=True)
-def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> int:
+def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> int:  # noqa: C901  numba kernel: the ring trace kept flat
     """The new rings through ``p`` (the referee's ``rings_through``): their count; ring ``r``'s
     cycle and inside are left in the scratch (see :func:`_cycle_at`, :func:`_inside_at`),
     smallest inside first. A trace past ``limit`` steps, or an inside past ``limit`` points,
@@ -819,7 +819,7 @@ class FastBoard:
         assert isinstance(game, Game)
         if game.edge != "safe":  # its ring test knows only edge dots that are never surrounded
             raise BadOptions(f"the compiled board plays edge='safe' only, not {game.edge!r}")
-        z = game._zone
+        z = game._zone  # the zone itself, also after the first moves (``zone`` is None then)
         fb = cls(
             game.width,
             game.height,
@@ -828,7 +828,7 @@ class FastBoard:
         )
         for x, y, p in game.cross_points():
             put(fb.st, fb.tr, fb.sc, fb.index(x, y), p)
-        hist = game._hist
+        hist = game.move_indices
         stop = game.stopped_by
         if stop is None:
             play_all(fb.st, fb.tr, fb.sc, np.array(hist, dtype=np.int64))

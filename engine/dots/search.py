@@ -179,7 +179,7 @@ def _margin(st: np.ndarray, me: int) -> int:
 
 
 @njit(cache=True)
-def playout(
+def playout(  # noqa: C901  numba kernel: one playout loop kept flat
     st: np.ndarray,
     tr: np.ndarray,
     sc: np.ndarray,
@@ -377,7 +377,7 @@ def _expand(
 
 
 @njit(cache=True)
-def run(
+def run(  # noqa: C901  numba kernel: the whole tree descent in one call
     st: np.ndarray,
     tr: np.ndarray,
     sc: np.ndarray,
@@ -554,7 +554,7 @@ def _add_around(st: np.ndarray, i: int, cand: np.ndarray, nc: int) -> int:
 
 
 @njit(cache=True)
-def _forced(
+def _forced(  # noqa: C901  numba kernel: the ladder reader kept flat
     st: np.ndarray, tr: np.ndarray, sc: np.ndarray, a: int, depth: int, budget: int
 ) -> tuple[int, int]:
     """The attacker ``a`` (to move) wins dots by force within ``depth`` threats: (first
