@@ -114,13 +114,6 @@ async def echo_app() -> AsyncIterator[str]:
         await runner.cleanup()
 
 
-async def app_frame(page: Any) -> Any:
-    """The panel's iframe once its app has said web_app_ready."""
-    await page.wait_for_selector("#miniapp[data-app-ready='1']")
-    handle = await page.locator("#ma-frame").element_handle()
-    return await handle.content_frame()
-
-
 async def got(frame: Any, event: str) -> dict[str, Any]:
     """The newest message ``event`` the app received from the panel (waits for it)."""
     await frame.wait_for_function(
@@ -155,7 +148,7 @@ async def test_web_app_button_round_trip(emulator: Emulator, tg: Bot, tmp_path: 
         try:
             await page.open_chat(world.bot_name)
             await page.press("Open board")
-            frame = await app_frame(page.page)
+            frame = await page.mini_app()
             p = page.page
             session = await p.get_attribute("#miniapp", "data-session")
             assert session is not None
@@ -252,12 +245,12 @@ async def test_direct_link_and_menu_button(emulator: Emulator, tg: Bot, tmp_path
         markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open board", url=link)]])
         await tg.send_message(group.id, "Group board", reply_markup=markup)
         await tg.set_chat_menu_button(alice.id, MenuButtonWebApp("Play", WebAppInfo(app_url)))
-        page = await ChatPage.open(browser, emulator.url, "alice", viewport=PHONE_TALL)
+        page = await ChatPage.open(browser, emulator.url, "alice")  # a desktop-sized page
         try:
             await page.open_chat("Friends")
             assert await page.page.locator("#menu-app").is_hidden()  # private chats only
             await page.press("Open board")
-            frame = await app_frame(page.page)
+            frame = await page.mini_app()
             launch = await frame.evaluate("window.launch")
             assert launch["tgWebAppStartParam"] == "m_7"
             assert await frame.evaluate("location.search") == "?tgWebAppStartParam=m_7"
@@ -267,16 +260,18 @@ async def test_direct_link_and_menu_button(emulator: Emulator, tg: Bot, tmp_path
             assert init["chat_instance"] == group.instance and "query_id" not in init
             assert await page.page.inner_text("#ma-title") == "Tetrad board"
             assert re.search("Hello, Alice", await frame.inner_text("#hello"))
+            box = await page.page.locator(".ma-phone").bounding_box()
+            assert box is not None and box["width"] == 412 and box["height"] <= 800
+            await page.screenshot(tmp_path / "miniapp-desktop.png")  # over the chat
             session = await page.page.get_attribute("#miniapp", "data-session")
             await page.page.click("#ma-close")  # the person closes it
             await page.page.wait_for_selector("#miniapp", state="hidden")
             assert session is not None
             assert (await recorded(emulator, session, "close"))[-1] == "close"
 
-            await page.page.click("#back")  # to the chat list (a phone-sized page)
             await page.open_chat(world.bot_name)
             await page.page.click("#menu-app")
-            frame = await app_frame(page.page)
+            frame = await page.mini_app()
             launch = await frame.evaluate("window.launch")
             init = dict(parse_qsl(launch["tgWebAppData"]))
             assert "query_id" in init and json.loads(init["user"])["id"] == alice.id
