@@ -22,8 +22,9 @@ from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
 # What the panel implements of the web protocol: ready, expand, close, main and back
-# buttons, haptics, theme and viewport requests, header/background colours (all ≤ 6.1).
-VERSION = "6.1"
+# buttons, haptics, theme and viewport requests, header/background colours, links (6.1) and
+# popups (6.2).
+VERSION = "6.2"
 PLATFORM = "web"
 SHORT_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")
 START_PARAM = re.compile(r"^[A-Za-z0-9_-]{0,512}$")

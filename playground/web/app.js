@@ -674,6 +674,25 @@ function miniHaptic(p) {
   hapticTimer = setTimeout(() => { phone.classList.remove("haptic"); label.hidden = true; }, 700);
 }
 
+async function miniPopup(p) {
+  // showPopup / showAlert / showConfirm: the person picks a button; popup_closed says which.
+  const words = {ok: "OK", close: "Close", cancel: "Cancel"};
+  const buttons = (p.buttons && p.buttons.length ? p.buttons : [{type: "close"}]).map((b) =>
+    [b.text || words[b.type] || "OK", b.id ?? "", b.type === "cancel" || b.type === "close"]);
+  const picked = await new Promise((resolve) => {
+    modal((body) => {
+      if (p.title) body.append(Object.assign(document.createElement("b"), {textContent: p.title}));
+      body.append(document.createTextNode(p.message || ""));
+      return null;
+    }, buttons.map(([label, id, secondary]) => [label, true, secondary]));
+    // modal() resolves with read() of the pressed button; learn which through its rows
+    $("#modal-buttons").querySelectorAll("button").forEach((b, i) => {
+      b.addEventListener("click", () => resolve(buttons[i][1]));
+    });
+  });
+  toMiniApp("popup_closed", {button_id: picked});
+}
+
 function onMiniMessage(ev) {
   if (!mini.launch || ev.source !== $("#ma-frame").contentWindow) return;
   let msg;
@@ -699,6 +718,13 @@ function onMiniMessage(ev) {
       $(".ma-head").style.background = data.color || t[data.color_key] || "";
       break;
     case "web_app_set_background_color": $("#ma-frame").style.background = data.color || ""; break;
+    case "web_app_open_popup": miniPopup(data); break;
+    case "web_app_open_tg_link": {  // e.g. {path_full: "/bot?start=x"}: a t.me link, in the chat
+      closeMiniApp();
+      followLink(`https://t.me${data.path_full || ""}`);
+      break;
+    }
+    case "web_app_open_link": if (data.url) window.open(data.url, "_blank", "noopener"); break;
     default: break;  // web_app_expand and the rest: recorded only
   }
 }

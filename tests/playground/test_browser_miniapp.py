@@ -49,7 +49,8 @@ pre { white-space: pre-wrap; word-break: break-all; font-size: 11px; margin: 0; 
 <div class="row">
   <button id="main-show">Main: show</button><button id="main-hide">Main: hide</button>
   <button id="back-show">Back: show</button><button id="haptic">Haptic</button>
-  <button id="theme">Ask theme</button><button id="close">Close</button>
+  <button id="theme">Ask theme</button><button id="popup">Popup</button>
+  <button id="close">Close</button>
 </div>
 <div class="card"><b>Got</b><ol id="got"></ol></div>
 <div class="card"><pre id="params"></pre></div>
@@ -88,6 +89,8 @@ on("back-show", () => post("web_app_setup_back_button", {is_visible: true}));
 on("haptic", () => post("web_app_trigger_haptic_feedback",
   {type: "impact", impact_style: "medium"}));
 on("theme", () => post("web_app_request_theme"));
+on("popup", () => post("web_app_open_popup", {title: "Resign?", message: "The game ends.",
+  buttons: [{id: "yes", type: "destructive", text: "Resign"}, {type: "cancel"}]}));
 on("close", () => post("web_app_close"));
 post("web_app_ready");
 post("web_app_expand");
@@ -188,6 +191,14 @@ async def test_web_app_button_round_trip(emulator: Emulator, tg: Bot, tmp_path: 
             await p.wait_for_selector("#ma-haptic", state="hidden")
             await page.screenshot(tmp_path / "miniapp-light.png")
 
+            # a popup: the person picks a button, the app learns which
+            await frame.click("#popup")
+            await p.locator("#modal").wait_for(state="visible")
+            assert "The game ends." in await p.inner_text("#modal-body")
+            await p.locator("#modal-buttons button", has_text="Resign").click()
+            closed = await got(frame, "popup_closed")
+            assert closed["eventData"] == {"button_id": "yes"}
+
             # theme: asked for, and toggled by the person
             await frame.click("#theme")
             asked = await got(frame, "theme_changed")
@@ -214,6 +225,8 @@ async def test_web_app_button_round_trip(emulator: Emulator, tg: Bot, tmp_path: 
                 "web_app_setup_back_button",
                 "back_button_pressed",
                 "web_app_trigger_haptic_feedback",
+                "web_app_open_popup",
+                "popup_closed",
                 "web_app_request_theme",
                 "theme_changed",
                 "theme_changed",
@@ -276,6 +289,16 @@ async def test_direct_link_and_menu_button(emulator: Emulator, tg: Bot, tmp_path
             init = dict(parse_qsl(launch["tgWebAppData"]))
             assert "query_id" in init and json.loads(init["user"])["id"] == alice.id
             assert await page.page.inner_text("#ma-title") == "Play"
+
+            # openTelegramLink: the panel closes and the t.me link is followed in the chat
+            await frame.evaluate(
+                """path => window.parent.postMessage(JSON.stringify(
+                    {eventType: "web_app_open_tg_link", eventData: {path_full: path}}), "*")""",
+                f"/{world.bot_username}?start=from_app",
+            )
+            await page.page.wait_for_selector("#miniapp", state="hidden")
+            mine = page.page.locator("#messages .msg.mine", has_text="/start from_app")
+            await mine.wait_for()
         except BaseException:
             await page.screenshot(tmp_path / "failure.png")
             raise
