@@ -42,11 +42,10 @@ async def _group_match(
     await first.send("/new", group)
     for label in path:
         await first.press(label, chat=group)
-    if clock is None:
-        await first.press("👥 Players in this chat", chat=group)
-    else:
-        await first.press("⏱ With a clock…", chat=group)
+    if clock is not None:  # the clock first, then the opponent as without one
+        await first.press("⏱ Clock: none", chat=group)
         await first.press(clock, chat=group)
+    await first.press("👥 Players in this chat", chat=group)
     lobby = await group.last_with_buttons()
     for other in people[1:]:
         await other.press("Join", await message(group, lobby.message_id), group)
