@@ -159,9 +159,7 @@ def lobby_of_two_of_three(kind: str) -> Match:
     return match
 
 
-def active(
-    kind: str, *, clock: int | Control = 0, options: dict[str, Any] | None = None
-) -> Match:
+def active(kind: str, *, clock: int | Control = 0, options: dict[str, Any] | None = None) -> Match:
     """Alice (seat 0) against Bob (seat 1) in the group; Alice to move."""
     match = lobby_of(kind, clock=clock, options=options)
     assert said(apply(match, BOB, Join())) == ["Refresh"]
