@@ -64,7 +64,8 @@ def title(match: Match, lang: str) -> str:
 
 
 def caption(match: Match, place: Place, now: float | None = None) -> str:
-    """``now`` (the bot's clock) lets a STOP phase show the time left."""
+    """``now`` (the bot's clock) lets a STOP phase and the mover's whole-game clock show
+    the time left."""
     lang = place.lang
     lines = [f"<b>{html.escape(title(match, lang))}</b>"]
     if match.status == "lobby":
@@ -72,6 +73,9 @@ def caption(match: Match, place: Place, now: float | None = None) -> str:
             lines.append(t(lang, "link.waiting"))
         else:
             lines.append(t(lang, "lobby.waiting", n=len(match.seats), total=match.players))
+        control = clocks.control(match)
+        if control:  # who joins knows the clock they join
+            lines.append(t(lang, "caption.clock", clock=t(lang, clocks.name(control))))
         lines += [f"{MARKS[i]} {_mention(s, lang, False)}" for i, s in enumerate(match.seats)]
         return _fit(lines)
     game = match.game

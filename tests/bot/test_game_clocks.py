@@ -17,15 +17,17 @@ from collections.abc import Callable
 import pytest
 
 from bot.i18n import t
-from bot.match import clocks
+from bot.match import clocks, menus
+from bot.match.actions import Refused
 from playground.client import ChatHandle, MessageView, UserHandle
 from tests.bot.helpers import (
     buttons,
     finished,
     message,
+    quick_game,
     stored_match,
+    tap_move,
     texts,
-    version,
     wait_message,
 )
 from tests.fixtures.playground import ScenarioClient
@@ -59,13 +61,6 @@ async def _arrives(
                 return m
         assert time.monotonic() < deadline, f"no such message after {after} in {chat}"
         await asyncio.sleep(0.05)
-
-
-async def _tap_move(user: UserHandle, chat: ChatHandle, board: MessageView) -> MessageView:
-    v = version(board)
-    r, c = buttons(board, "p")[0]
-    await user.press_button(r, c, board, chat)
-    return await wait_message(chat, board.message_id, lambda m: version(m) != v)
 
 
 def _clock_of(line: str) -> int:
@@ -139,7 +134,7 @@ async def test_a_whole_game_clock_runs_out_between_people(pg: ScenarioClient, la
     first, second = _seat_lines(board)
     assert first.startswith("▶") and "⏳" in first and "⏱" in second
     assert 290 <= _clock_of(first) <= 300 and _clock_of(second) == 300
-    board = await _tap_move(alice, group, board)
+    board = await tap_move(alice, group, board)
     first, second = _seat_lines(board)
     assert "⏱" in first and second.startswith("▶") and "⏳" in second
     assert 290 <= _clock_of(first) <= 303, "Alice's time, less her move, plus 3 s"
@@ -160,7 +155,7 @@ async def test_a_whole_game_clock_against_the_bot(pg: ScenarioClient) -> None:
     alice = await pg.user("alice", lang="en")
     menu = await _choose(alice, alice.private, "10 min per game", "🤖 Easy")
     board = await _arrives(alice.private, menu.message_id, lambda m: bool(buttons(m, "p")))
-    board = await _tap_move(alice, alice.private, board)
+    board = await tap_move(alice, alice.private, board)
     board = await wait_message(
         alice.private,
         board.message_id,
@@ -186,9 +181,10 @@ async def test_the_flag_falls_while_the_bot_is_down(pg: ScenarioClient) -> None:
     group = await pg.group("Club", members=[alice, bob])
     await _choose(alice, group, "3 min per game + 2 s", "👥 Players in this chat")
     lobby = await group.last_with_buttons()
+    assert "⏱ 3 min per game + 2 s" in (lobby.caption or ""), "who joins sees the clock"
     await bob.press("✋ Join", lobby, group)
     board = await wait_message(group, lobby.message_id, lambda m: bool(buttons(m, "p")))
-    board = await _tap_move(alice, group, board)
+    board = await tap_move(alice, group, board)
     await pg.stop_bot()
     pg.clock.advance(200)
     await pg.restart_bot()
@@ -200,10 +196,7 @@ async def test_the_more_menu_opens_the_rules(pg: ScenarioClient) -> None:
     """⋯ More → 📖 Rules sends the game's rules page to the board's chat; the board stays."""
     await pg.set_limits(enabled=False)
     alice = await pg.user("alice", lang="ru")
-    await alice.send("/new")
-    await alice.press("⚡ Квадраты с ботом")
-    board = await alice.private.last_with_buttons()
-    board = await wait_message(alice.private, board.message_id, lambda m: bool(buttons(m, "p")))
+    board = await quick_game(alice, "⚡ Квадраты с ботом")
     await alice.press("⋯ Ещё", board)
     more = await message(alice.private, board.message_id)
     last = (await alice.private.last_message()).message_id
@@ -213,3 +206,35 @@ async def test_the_more_menu_opens_the_rules(pg: ScenarioClient) -> None:
     assert (page[0].text or "").startswith("📖 Точки и квадраты"), page[0].text
     assert said.media is not None
     assert not finished(await message(alice.private, board.message_id))
+
+
+# -- the menu's paths (no bot needed) -----------------------------------------------------------
+
+
+def test_menu_paths_carry_the_clock_to_every_opponent() -> None:
+    blitz = clocks.Control(total=180, increment=2)
+    for opponent, level in (("g", None), ("ae", "easy"), ("ah", "hard")):
+        choice = menus.screen(1, f"d.q.-.{opponent}.t3i2", private=True)
+        assert isinstance(choice, menus.Choice)
+        assert (choice.clock, choice.ai_level, choice.lobby) == (blitz, level, "d.q.-.g.t3i2")
+    plain = menus.screen(1, "d.q.-.am", private=True)
+    assert isinstance(plain, menus.Choice) and plain.clock == clocks.NO_CLOCK
+    assert plain.lobby == "d.q.-.g"
+
+
+def test_menus_sent_before_still_work() -> None:
+    """A lobby button of the old clock screen (``g5``: 5 min per move) and a group link
+    that names the game only (``d.q.-``) make the same games as they did."""
+    old = menus.screen(1, "d.q.-.g5", private=False)
+    assert isinstance(old, menus.Choice)
+    assert (old.clock, old.ai_level) == (clocks.Control(per_move=300), None)
+    link = menus.screen(1, menus.lobby_path("d.q.-"), private=False)
+    assert isinstance(link, menus.Choice) and link.clock == clocks.NO_CLOCK
+    assert menus.lobby_path("d.q.-.g.t10") == "d.q.-.g.t10"
+
+
+@pytest.mark.parametrize("path", ["d.q.-.g.zz", "d.q.-.am.5.5", "d.q.-.g5.t10", "d.q.-.x.5"])
+def test_a_forged_clock_path_is_refused(path: str) -> None:
+    with pytest.raises(Refused) as refused:
+        menus.screen(1, path, private=True)
+    assert refused.value.text.key == "err.bad_button"
