@@ -56,7 +56,7 @@ def layout(game: BoxesGame, view: View | None = None) -> Layout:
     return boxes_layout(game.rows, game.cols, size)
 
 
-def _dots(mask: tuple[str, ...]) -> list[tuple[int, int]]:
+def board_dots(mask: tuple[str, ...]) -> list[tuple[int, int]]:
     """The dots of a (possibly shaped) board: the corners of its boxes."""
     found: set[tuple[int, int]] = set()
     for r, row in enumerate(mask):
@@ -93,7 +93,7 @@ def _paper(lay: Layout, mask: tuple[str, ...]) -> Image.Image:
     for row in range(lay.rows + 1):
         draw_text(img, (x0 - gap, lay.xy(row, 0)[1]), str(lay.rows - row + 1), f, style, "mm")
     dot = _dot_sprite(lay)
-    for r, col in _dots(mask):
+    for r, col in board_dots(mask):
         dot.put(img, *lay.xy(r, col))
     return img
 
@@ -146,22 +146,22 @@ def board_image(game: BoxesGame, view: View) -> Image.Image:
         _draw_guides(img, lay, game, lines, taken)
     outline = game.outline_lines()
     for m in outline:
-        draw.line(_ends(lay, m), fill=color(INK), width=w)
+        draw.line(line_ends(lay, m), fill=color(INK), width=w)
     if view.get("last", True):
         halo = color(HALO)
         for m in game.last_turn:
-            draw.line(_ends(lay, m), fill=halo, width=lay.halo_width)
+            draw.line(line_ends(lay, m), fill=halo, width=lay.halo_width)
     for m, owner in lines.items():
-        draw.line(_ends(lay, m), fill=color(PLAYER[owner]), width=w)
+        draw.line(line_ends(lay, m), fill=color(PLAYER[owner]), width=w)
     if lines or outline or view.get("labels"):  # the dots go back over the lines and guides
         dot = _dot_sprite(lay)
-        for r, c in _dots(tuple(game.mask)):
+        for r, c in board_dots(tuple(game.mask)):
             dot.put(img, *lay.xy(r, c))
     draw_header(img, _header(game, view, lang), lay.u)
     return img
 
 
-def _ends(lay: Layout, m: Move) -> list[tuple[int, int]]:
+def line_ends(lay: Layout, m: Move) -> list[tuple[int, int]]:
     if m.orient == "h":
         return [lay.xy(m.r, m.c), lay.xy(m.r, m.c + 1)]
     return [lay.xy(m.r, m.c), lay.xy(m.r + 1, m.c)]
@@ -192,7 +192,7 @@ def _draw_guides(
     """What the keyboard offers: the free lines dashed, the open boxes named."""
     for m in game.all_lines():
         if m not in lines and not game.is_outline(m):
-            (x, y), _ = _ends(lay, m)
+            (x, y), _ = line_ends(lay, m)
             (dx, dy), ink_, mask = _guide(lay, m.orient)
             img.paste(ink_, (x + dx, y + dy), mask)
     f = font(max(9, round(0.2 * lay.cell)))

@@ -240,7 +240,7 @@ def _text_sprite(
 SUPERSAMPLE = 4
 
 
-def _outline(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]] | None:
+def marker_outline(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]] | None:
     """The polygon of a marker shape of "radius" ``r`` (None for the circle); the shapes have
     about the same area so no player's marker looks bigger."""
     if shape == "square":
@@ -264,7 +264,7 @@ def coverage(shape: str, box: int, r: float) -> Image.Image:
     big = Image.new("L", (box * ss, box * ss), 0)
     d = ImageDraw.Draw(big)
     c = box * ss / 2
-    poly = _outline(shape, c, c, r * ss)
+    poly = marker_outline(shape, c, c, r * ss)
     if poly is None:
         d.ellipse((c - r * ss, c - r * ss, c + r * ss, c + r * ss), fill=255)
     else:

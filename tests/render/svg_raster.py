@@ -52,3 +52,19 @@ async def rasterise(svgs: Sequence[str], width: float | None = None) -> list[Ima
             out.append(Image.open(io.BytesIO(shot)).convert("RGB"))
         await page.close()
     return out
+
+
+def rgb(img: Image.Image, x: int, y: int) -> tuple[int, int, int]:
+    px = img.getpixel((x, y))
+    assert isinstance(px, tuple)
+    return (int(px[0]), int(px[1]), int(px[2]))
+
+
+def assert_like_png(
+    png: Image.Image, raster: Image.Image, svg: str, probes: Sequence[tuple[int, int]], tol: int = 8
+) -> None:
+    """At each probe (PNG pixels = user units), Chromium's SVG has the PNG's colour."""
+    x0, y0, _, _ = view_box(svg)
+    for px, py in probes:
+        want, got = rgb(png, px, py), rgb(raster, round(px - x0), round(py - y0))
+        assert max(abs(a - b) for a, b in zip(want, got, strict=True)) <= tol, ((px, py), want, got)

@@ -19,7 +19,14 @@ from render.dots import layout as png_layout
 from render.palette import DARK, LIGHT, PAPER, PLAYER, PLAYER_DARK
 from render.svg import colours, hex_of
 from tests.playground.browser import chromium_missing
-from tests.render.svg_raster import SVG, parse, rasterise, view_box, with_preview
+from tests.render.svg_raster import (
+    SVG,
+    assert_like_png,
+    parse,
+    rasterise,
+    view_box,
+    with_preview,
+)
 
 LIMIT = 150 * 1024  # the Mini App's budget for a late 38×31 board, uncompressed
 browser = pytest.mark.skipif(chromium_missing() is not None, reason=str(chromium_missing()))
@@ -165,14 +172,8 @@ def test_preview_refuses_an_illegal_move(move: object) -> None:
         render.preview_svg(g, move)
 
 
-def _rgb(img: Image.Image, x: int, y: int) -> tuple[int, int, int]:
-    px = img.getpixel((x, y))
-    assert isinstance(px, tuple)
-    return (int(px[0]), int(px[1]), int(px[2]))
-
-
 @browser
-async def test_chromium_draws_what_the_png_shows(tmp_path: object) -> None:
+async def test_chromium_draws_what_the_png_shows() -> None:
     """Rasterised one pixel per user unit, the SVG has the PNG's colours at the dots, inside
     the captured area and on the ring; in the dark theme the paper is the dark paper."""
     g = capture_game()
@@ -188,10 +189,7 @@ async def test_chromium_draws_what_the_png_shows(tmp_path: object) -> None:
     (ax, ay), (bx, by) = lay.xy(7, 6), lay.xy(8, 7)
     probes.append(((ax + bx) // 2, (ay + by) // 2))  # on the ring, between two dots
     probes.append((lay.xy(1, 1)[0] + h // 2, lay.xy(1, 1)[1] + h // 2))  # plain paper
-    for px, py in probes:
-        want = _rgb(png, px, py)
-        got = _rgb(light, round(px - x0), round(py - y0))
-        assert max(abs(a - b) for a, b in zip(want, got, strict=True)) <= 8, ((px, py), want, got)
+    assert_like_png(png, light, svg, probes)
     px, py = probes[-1]
     assert dark.getpixel((round(px - x0), round(py - y0))) == DARK.paper
 
