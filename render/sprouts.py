@@ -38,13 +38,6 @@ from engine.core import EngineError
 from engine.recent import Recent
 from render import sprouts_core as core
 from render.common import (
-    INK,
-    MUTED,
-    PAPER,
-    PLAYER,
-    PLAYER_DARK,
-    RGB,
-    WHITE,
     Header,
     Sprite,
     body_sprite,
@@ -63,6 +56,7 @@ from render.common import (
 )
 from render.geometry import Fit, sprouts_layout
 from render.geometry import SproutsLayout as Layout
+from render.palette import INK, MUTED, PAPER, PLAYER, PLAYER_DARK, RGB, WHITE
 from render.strings import lang_of, say
 from render.view import DrawingLike, SpotLike, SproutsShown, View
 
