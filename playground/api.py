@@ -47,6 +47,7 @@ CHAT_ACTIONS = {
     "record_video_note",
     "upload_video_note",
 }
+MEDIA_GROUP = (2, 10)  # the items an album may hold
 POLL_TIMEOUT_MAX = 50.0
 
 
@@ -133,6 +134,7 @@ class BotApi:
             for name in (
                 *("getMe", "logOut", "close", "getUpdates", "setWebhook", "deleteWebhook"),
                 *("getWebhookInfo", "sendMessage", "sendPhoto", "sendAnimation", "sendDocument"),
+                *("sendMediaGroup",),
                 *("editMessageText", "editMessageCaption", "editMessageMedia"),
                 *("editMessageReplyMarkup", "deleteMessage", "answerCallbackQuery"),
                 *("answerInlineQuery", "sendChatAction", "setMyCommands", "getMyCommands"),
@@ -354,6 +356,45 @@ class BotApi:
             allow_without_reply=without,
         )
         return self.world.message_api(msg)
+
+    async def m_sendMediaGroup(self, p: Params) -> Any:
+        """An album of 2–10 photos (or of documents: the two do not mix), each with its own
+        caption; no keyboard. Every item is checked before any is sent, and the messages come
+        back as an array sharing one ``media_group_id``."""
+        chat = self.world.resolve_chat(p.require("chat_id"))
+        p.require("media")
+        items = p.json("media")
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise bad_request("can't parse media JSON object")
+        if not MEDIA_GROUP[0] <= len(items) <= MEDIA_GROUP[1]:
+            raise bad_request("wrong number of media specified")
+        kinds = {i.get("type") for i in items}
+        if not kinds <= {"photo", "document"}:
+            raise bad_request(f"can't parse InputMedia: unsupported media type {kinds!r}")
+        if len(kinds) > 1:
+            raise bad_request("document can't be mixed with other media types")
+        reply_to, without = self._reply_to(p)
+        album = []
+        for item in items:
+            if "media" not in item:
+                raise bad_request("can't parse InputMedia: Media is not specified")
+            caption, entities = parse(
+                item.get("caption") or "", item.get("parse_mode"), item.get("caption_entities")
+            )
+            check_caption(caption)
+            stored = await self._input_file(p, item["media"], str(item["type"]))
+            album.append(
+                {
+                    "media": stored,
+                    "media_kind": str(item["type"]),
+                    "caption": caption or None,
+                    "caption_entities": entities,
+                }
+            )
+        sent = self.world.bot_send_album(
+            chat, album, reply_to=reply_to, allow_without_reply=without
+        )
+        return [self.world.message_api(m) for m in sent]
 
     async def m_sendPhoto(self, p: Params) -> Any:
         return await self._send_media(p, "photo")

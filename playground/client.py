@@ -109,6 +109,7 @@ class MessageView:
     service: str | None
     reply_to: int | None
     raw: dict[str, Any] = field(repr=False, compare=False)
+    media_group: str | None = None  # the album (sendMediaGroup) it came in
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MessageView:
@@ -149,6 +150,7 @@ class MessageView:
             service=d.get("service"),
             reply_to=d.get("reply_to"),
             raw=d,
+            media_group=d.get("media_group"),
         )
 
     @property
