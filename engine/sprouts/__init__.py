@@ -66,5 +66,6 @@ __all__ = ["BadPosition", "Position", "PositionMove"]
 # are ``Move`` like every game's (``Move is Game.move_type``); the position's are PositionMove.
 from engine.sprouts.game import ILLEGAL_CODES, Game
 from engine.sprouts.moves import Move
+from engine.sprouts.path import PATH_CODES, PathRefused, move_from_path
 
-__all__ += ["ILLEGAL_CODES", "Game", "Move"]
+__all__ += ["ILLEGAL_CODES", "PATH_CODES", "Game", "Move", "PathRefused", "move_from_path"]
