@@ -49,6 +49,12 @@ two positions have the same key exactly when they are the same game up to relabe
 rotation, reordering, mirroring and sound reductions (:mod:`engine.sprouts.canon`).
 ``==`` on ``Position`` compares the exact structure, ids included.
 
+Moves drawn with a finger
+-------------------------
+:func:`move_from_path` ``(game, start, path)`` names the legal move a path drawn from spot
+``start`` (drawing units) makes, or raises :class:`PathRefused` with a ``code``
+(:data:`PATH_CODES`) and the place ``at`` (:mod:`engine.sprouts.path`).
+
 Solving
 -------
 :mod:`engine.sprouts.solver`: ``outcome(p_or_glop, misere=False)`` (True when the player to

@@ -6,12 +6,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from typing import Any
 
 import numpy as np
 import pytest
 
 from engine.core import GameOver, IllegalMove
 from engine.sprouts import Game, Move, PathRefused, move_from_path
+from engine.sprouts import path as path_module
 from engine.sprouts.drawing import _point_seg_dist, _seg_dist, _segments, check_geometry
 from engine.sprouts.game import _table
 from engine.sprouts.mesh import route_mesh
@@ -22,10 +24,11 @@ from engine.sprouts.routing import _Fail
 Pts = list[tuple[float, float]]
 
 
-def _line_game() -> Game:
+def _line_game(first: list[float] | None = None) -> Game:
     """Spots 1 (300, 375) and 2 (700, 375) joined straight through spot 4 (500, 375), and
-    spot 3 (500, 150) alone above the line: drawn by hand, so the paths below are exact."""
-    record = {
+    spot 3 (500, 150) alone above the line: drawn by hand, so the paths below are exact.
+    ``first``: the curve from 1 to 4 another way (flat x, y pairs)."""
+    record: dict[str, Any] = {
         "kind": "sprouts",
         "v": 1,
         "spots": 3,
@@ -41,6 +44,8 @@ def _line_game() -> Game:
             ],
         },
     }
+    if first is not None:
+        record["drawing"]["curves"][0][2] = first
     g = Game.from_json(record)
     check_geometry(g.drawing)
     return g
@@ -149,6 +154,28 @@ def test_a_sloppy_start_on_the_spot_is_forgiven() -> None:
     # too far off the spot (its disc is AT_SPOT wide)
     e = _refused(g, 1, _via((340, 390), (340, 330), (300, 80), (700, 80), (700, 375)))
     assert (e.code, e.at) == ("not_at_spot", (340.0, 390.0))
+
+
+def test_a_start_across_a_curve_that_bends_near_the_spot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The finger lands in the bend of the spot's own curve, crosses it and leaves the disc
+    on its other side, where neither the straight line from the spot nor the finger's own
+    line reaches without crossing: the line hugging the curve does."""
+    hook = [300, 375, 315, 375, 325, 385, 330, 400, 340, 420, 420, 430, 500, 400, 500, 375]
+    g = _line_game([float(v) for v in hook])
+    hugs: list[int] = []
+    real = path_module._Drawn._hug
+
+    def spy(self: Any, spot: int, e: int, x: Any, after: Any) -> Any:
+        hugs.append(e)
+        return real(self, spot, e, x, after)
+
+    monkeypatch.setattr(path_module._Drawn, "_hug", spy)
+    clean = move_from_path(g, 1, _via((300, 375), (300, 80), (700, 80), (700, 375)))
+    assert hugs == []
+    got = move_from_path(
+        g, 1, _via((320, 395), (345, 390), (350, 300), (350, 80), (700, 80), (700, 375))
+    )
+    assert hugs == [0] and got == clean and got.inside == (3,)
 
 
 # -- refusals --------------------------------------------------------------------------------
