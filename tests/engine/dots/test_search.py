@@ -160,3 +160,17 @@ def test_a_reply_the_tree_never_saw_starts_afresh() -> None:
     figures, _, _, moves = _searched_twice(False, 30)
     assert "forced" not in figures
     assert figures["reused"] == 0.0 and moves  # a new root, expanded from the position
+
+
+def test_a_playout_with_guard_saves_the_dot_just_played_into_an_open_ring() -> None:
+    """A's last dot went into B's ring open at (4, 5); B's last dot is not next to that
+    point, so only the guard (blocks next to the mover's own last dot) sees the threat."""
+    from engine.dots.search import _tactic
+
+    from .helpers import moves
+
+    g = moves(board(10, 10), [(15, 0), (3, 4), (15, 1), (5, 4), (4, 4), (4, 3)])
+    assert g.turn == 0 and g._board.gain(g._board.index(4, 5), 1) == 1
+    fb = FastBoard.from_game(g)
+    assert _tactic(fb.st, fb.sc, 0, 96, True) == fb.index(4, 5)
+    assert _tactic(fb.st, fb.sc, 0, 96, False) == -1
