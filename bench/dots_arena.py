@@ -21,6 +21,7 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.dots import Game, Move
 from engine.dots.ai import BENCH_LEVELS, EXPERT_FACTOR, LEVELS, choose_move
@@ -69,7 +70,7 @@ class Match:
     iterations: int | None = None  # the search levels' fixed playouts a move, instead of time
     reuse: bool = True  # the search levels keep their tree between moves (mcts-fresh never)
     # players that are mcts with other search parameters: name -> {parameter: value}
-    variants: dict[str, dict[str, float]] = field(default_factory=dict)
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[float]]]:
@@ -115,6 +116,12 @@ def _variant_move(g: Game, match: Match, who: str, rng: random.Random) -> Move:
                            iterations=match.iterations, reuse=match.reuse)  # fmt: skip
     finally:
         ai.SEARCH = kept
+
+
+def _number(text: str) -> int | float:
+    """A parameter's value as the search reads it: whole numbers stay whole (depth, look)."""
+    v = float(text)
+    return int(v) if v.is_integer() else v
 
 
 def _warm() -> None:
@@ -164,10 +171,10 @@ def main() -> None:
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
-    variants: dict[str, dict[str, float]] = {}
+    variants: dict[str, dict[str, Any]] = {}
     for spec in args.variant:
         name, _, rest = spec.partition("=")
-        variants[name] = {k: float(v) for k, v in (kv.split(":") for kv in rest.split(","))}
+        variants[name] = {k: _number(v) for k, v in (kv.split(":") for kv in rest.split(","))}
     for a, b in pairs:
         for who in (a, b):
             if who not in LEVELS + BENCH_LEVELS + BASELINES + tuple(variants):

@@ -13,7 +13,8 @@ All levels read captures the same way, by asking the board what a dot would capt
 - mcts, mcts-expert (the benches' and tests' only, not offered in the bot yet): Monte Carlo
   tree search on the compiled board (:mod:`engine.dots.search`: UCT with all-moves values, a
   prior from the position and the forcing-line solver, playouts that capture, block and
-  answer near the last dots), mcts-expert with twice the time (at most 5 s). They take over
+  answer near the last dots), mcts-expert with twice the time (at most 5 s), mcts-fresh
+  without the tree kept between moves (the baseline for that reuse). They take over
   hard (and add expert) once ``bench.dots_arena`` shows them winning against hard; so far
   they do not (4 of 10 at 0.3 s and 2 of 4 at 1 s on 20×20, 1 of 4 on 38×31).
 
