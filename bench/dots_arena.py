@@ -68,7 +68,7 @@ class Match:
     time_limit: float | None
     start: Start = "free"
     iterations: int | None = None  # the search levels' fixed playouts a move, instead of time
-    reuse: bool = True  # the search levels keep their tree between moves (mcts-fresh never)
+    reuse: bool = False  # the search levels keep their tree between moves (mcts-fresh never)
     # players that are mcts with other search parameters: name -> {parameter: value}
     variants: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -153,7 +153,7 @@ def main() -> None:
         help="the search levels' playouts a move (fixed: less noise than --time)",
     )
     ap.add_argument(
-        "--no-reuse", action="store_true", help="no search level keeps its tree between moves"
+        "--reuse", action="store_true", help="the search levels keep their tree between moves"
     )
     ap.add_argument(
         "--variant",
@@ -184,7 +184,7 @@ def main() -> None:
         for k in range(args.games):
             first, second = (a, b) if k % 2 == 0 else (b, a)
             matches.append(Match(first, second, w, h, 1000 * k + 7, args.time, args.start,
-                                 args.iterations, not args.no_reuse, variants))  # fmt: skip
+                                 args.iterations, args.reuse, variants))  # fmt: skip
     print(
         f"Dots arena: {w}x{h} start {args.start}, {args.games} games per pairing, colours "
         f"alternating, time limit {args.time}s/move"
