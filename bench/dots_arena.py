@@ -20,7 +20,8 @@ import argparse
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from engine.dots import Game, Move
 from engine.dots.ai import BENCH_LEVELS, EXPERT_FACTOR, LEVELS, choose_move
@@ -66,6 +67,10 @@ class Match:
     seed: int
     time_limit: float | None
     start: Start = "free"
+    iterations: int | None = None  # the search levels' fixed playouts a move, instead of time
+    reuse: bool = False  # the search levels keep their tree between moves (mcts-fresh never)
+    # players that are mcts with other search parameters: name -> {parameter: value}
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[float]]]:
@@ -83,14 +88,40 @@ def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[fl
             m = random_move(g, rng)
         elif who == "greedy":
             m = greedy_move(g, rng)
+        elif who in match.variants:
+            m = _variant_move(g, match, who, rng)
         else:
             limit = match.time_limit
             if who == "mcts-expert" and limit is not None:
                 limit *= EXPERT_FACTOR  # mcts-expert thinks longer than mcts by design
-            m = choose_move(g, who, seed=rng.randrange(1 << 30), time_limit=limit)
+            its = match.iterations if who in BENCH_LEVELS else None
+            if its is not None and who == "mcts-expert":
+                its = int(its * EXPERT_FACTOR)
+            m = choose_move(g, who, seed=rng.randrange(1 << 30), time_limit=limit,
+                            iterations=its, reuse=match.reuse)  # fmt: skip
         thinks[side].append(time.perf_counter() - t)
         g.play(m)
     return match, g.scores, time.perf_counter() - t0, g.ply, thinks
+
+
+def _variant_move(g: Game, match: Match, who: str, rng: random.Random) -> Move:
+    """mcts with the variant's search parameters over the level's (``engine.dots.ai.SEARCH``,
+    put back after the move)."""
+    from engine.dots import ai
+
+    kept = ai.SEARCH
+    ai.SEARCH = {**kept, **match.variants[who]}
+    try:
+        return choose_move(g, "mcts", seed=rng.randrange(1 << 30), time_limit=match.time_limit,
+                           iterations=match.iterations, reuse=match.reuse)  # fmt: skip
+    finally:
+        ai.SEARCH = kept
+
+
+def _number(text: str) -> int | float:
+    """A parameter's value as the search reads it: whole numbers stay whole (depth, look)."""
+    v = float(text)
+    return int(v) if v.is_integer() else v
 
 
 def _warm() -> None:
@@ -115,6 +146,22 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40, help="games per pairing (default 40)")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     ap.add_argument("--time", type=float, default=0.15, help="the levels' seconds per move")
+    ap.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="the search levels' playouts a move (fixed: less noise than --time)",
+    )
+    ap.add_argument(
+        "--reuse", action="store_true", help="the search levels keep their tree between moves"
+    )
+    ap.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help="NAME=param:value,... a player that is mcts with those search parameters "
+        "(engine.dots.search.params), e.g. guard=guard:1",
+    )
     ap.add_argument("--start", default="free", choices=("free", "zone"), help="first moves")
     ap.add_argument(
         "--pairs",
@@ -124,18 +171,25 @@ def main() -> None:
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
+    variants: dict[str, dict[str, Any]] = {}
+    for spec in args.variant:
+        name, _, rest = spec.partition("=")
+        variants[name] = {k: _number(v) for k, v in (kv.split(":") for kv in rest.split(","))}
     for a, b in pairs:
         for who in (a, b):
-            if who not in LEVELS + BENCH_LEVELS + BASELINES:
+            if who not in LEVELS + BENCH_LEVELS + BASELINES + tuple(variants):
                 raise SystemExit(f"unknown player {who!r}")
     matches = []
     for a, b in pairs:
         for k in range(args.games):
             first, second = (a, b) if k % 2 == 0 else (b, a)
-            matches.append(Match(first, second, w, h, 1000 * k + 7, args.time, args.start))
+            matches.append(Match(first, second, w, h, 1000 * k + 7, args.time, args.start,
+                                 args.iterations, args.reuse, variants))  # fmt: skip
     print(
         f"Dots arena: {w}x{h} start {args.start}, {args.games} games per pairing, colours "
-        f"alternating, time limit {args.time}s/move, {args.workers} worker process(es)"
+        f"alternating, time limit {args.time}s/move"
+        + (f" (search levels: {args.iterations} playouts)" if args.iterations else "")
+        + f", {args.workers} worker process(es)"
     )
     thinks: dict[str, list[float]] = {}
     results: dict[tuple[str, str], list[int]] = {p: [0, 0, 0] for p in pairs}  # type: ignore[misc]

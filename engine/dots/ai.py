@@ -13,7 +13,8 @@ All levels read captures the same way, by asking the board what a dot would capt
 - mcts, mcts-expert (the benches' and tests' only, not offered in the bot yet): Monte Carlo
   tree search on the compiled board (:mod:`engine.dots.search`: UCT with all-moves values, a
   prior from the position and the forcing-line solver, playouts that capture, block and
-  answer near the last dots), mcts-expert with twice the time (at most 5 s). They take over
+  answer near the last dots), mcts-expert with twice the time (at most 5 s), mcts-fresh
+  without the tree kept between moves (the baseline for that reuse). They take over
   hard (and add expert) once ``bench.dots_arena`` shows them winning against hard; so far
   they do not (4 of 10 at 0.3 s and 2 of 4 at 1 s on 20×20, 1 of 4 on 38×31).
 
@@ -36,7 +37,10 @@ from engine.dots.rings import EMPTY, Board
 from engine.facts import DEFAULT_LEVEL
 
 LEVELS = Game.facts.levels  # the bot's; BENCH_LEVELS are for the benches and tests only
-BENCH_LEVELS = ("mcts", "mcts-expert")  # the tree search, measured in bench/ before the bot
+# The tree search, measured in bench/ before the bot; mcts-fresh is mcts without the tree
+# kept between moves (the bench's baseline for that reuse: with it, mcts won 12 of 20 at
+# 0.3 s a move on 20x20 and 3 of 8 at 1000 playouts, so it stays off unless asked for).
+BENCH_LEVELS = ("mcts", "mcts-expert", "mcts-fresh")
 BASE_SECONDS = 1.5  # hard's default limit on a 38×31 board, scaled by area below
 BASE_AREA = 38 * 31
 EXPERT_FACTOR = 2.0  # mcts-expert's default time, in mcts's
@@ -61,11 +65,15 @@ def choose_move(
     time_limit: float | None = None,
     *,
     iterations: int | None = None,
+    reuse: bool = False,
 ) -> Move:
     """The move the AI of ``level`` plays in ``game`` (which it does not change).
 
     ``iterations`` (mcts and mcts-expert): search exactly this many iterations whatever the
-    time, so the move depends on the seed alone."""
+    time, so the move depends on the seed alone. ``reuse`` (mcts levels, off by default:
+    it has not won in the arena yet) starts the tree search from the subtree this process's
+    last search of the same mover kept, two moves back in the same game; the move then
+    depends on that search too (mcts-fresh never reuses)."""
     if level not in LEVELS + BENCH_LEVELS:
         raise UnknownLevel(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     legal = game.legal_indices()
@@ -93,8 +101,9 @@ def choose_move(
         scored = _shortlist(game, legal, rng, 10)
         top = scored[0][0]
         hints = {i: max(0.5, min(0.9, 0.75 + (s - top) / 40.0)) for s, i in scored}
+        keep = bool(reuse) and level != "mcts-fresh"
         i, _ = search.choose(game, seed=rng.randrange(1 << 30), deadline=deadline,
-                             iterations=iterations, hints=hints,
+                             iterations=iterations, hints=hints, reuse=keep,
                              prm=search.params(**SEARCH))  # fmt: skip
     else:
         scored = _shortlist(game, legal, rng, 8 if level == "medium" else 14)  # hard: 14

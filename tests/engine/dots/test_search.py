@@ -102,3 +102,75 @@ def test_hard_is_deterministic_for_a_seed_with_an_iteration_budget() -> None:
         a = choose_move(g, level, seed=4, iterations=150)
         b = choose_move(g, level, seed=4, iterations=150)
         assert a == b and g.is_legal(a)
+
+
+def _searched_twice(
+    reply_in_tree: bool, dots: int
+) -> tuple[dict[str, float], float, list[int], list[int]]:
+    """A search with reuse, its move and a reply played, and a second search: (its figures,
+    the visits of the reply's node in the first tree, that node's children's moves, the
+    second tree's root children's moves)."""
+    from engine.dots import search
+
+    search._KEPT.clear()
+    g = Game(12, 12)
+    for k in range(dots):
+        legal = g.legal_indices()
+        g.play_index(legal[(k * 7919) % len(legal)])
+    me = g.turn
+    mv, first = choose(g, seed=5, iterations=3000, reuse=True)
+    if "forced" in first:
+        return first, 0.0, [], []
+    tree = search._KEPT[me][2]
+    node = search._child(tree, 0, mv)
+    f, cnt = int(tree.first[node]), int(tree.count[node])
+    kids = [c for c in range(f, f + cnt) if tree.first[c] >= 0]
+    g.play_index(mv)
+    if reply_in_tree:
+        reply = max(kids, key=lambda c: float(tree.stats[c, search.S_N]))
+        g.play_index(int(tree.move[reply]))
+    else:
+        played = {int(tree.move[c]) for c in range(f, f + cnt)}
+        g.play_index(next(i for i in g.legal_indices() if i not in played))
+    visits = float(tree.stats[reply, search.S_N]) if reply_in_tree else 0.0
+    old = (
+        [int(tree.move[c]) for c in range(tree.first[reply], tree.first[reply] + tree.count[reply])]
+        if reply_in_tree
+        else []
+    )
+    _, figures = choose(g, seed=6, iterations=1, reuse=True)
+    new = search._KEPT[me][2]
+    moves = [int(new.move[c]) for c in range(new.first[0], new.first[0] + new.count[0])]
+    return figures, visits, old, moves
+
+
+def test_the_next_search_starts_from_the_subtree_of_the_two_moves_played() -> None:
+    searched = 0
+    for dots in (30, 40, 50, 60):
+        figures, visits, old, moves = _searched_twice(True, dots)
+        if "forced" in figures:  # a forcing line is played at once, without a tree
+            continue
+        searched += 1
+        assert visits > 0 and figures["reused"] == visits
+        assert moves == old  # the node's children, in their order, are the new root's
+    assert searched >= 2
+
+
+def test_a_reply_the_tree_never_saw_starts_afresh() -> None:
+    figures, _, _, moves = _searched_twice(False, 30)
+    assert "forced" not in figures
+    assert figures["reused"] == 0.0 and moves  # a new root, expanded from the position
+
+
+def test_a_playout_with_guard_saves_the_dot_just_played_into_an_open_ring() -> None:
+    """A's last dot went into B's ring open at (4, 5); B's last dot is not next to that
+    point, so only the guard (blocks next to the mover's own last dot) sees the threat."""
+    from engine.dots.search import _tactic
+
+    from .helpers import moves
+
+    g = moves(board(10, 10), [(15, 0), (3, 4), (15, 1), (5, 4), (4, 4), (4, 3)])
+    assert g.turn == 0 and g._board.gain(g._board.index(4, 5), 1) == 1
+    fb = FastBoard.from_game(g)
+    assert _tactic(fb.st, fb.sc, 0, 96, True) == fb.index(4, 5)
+    assert _tactic(fb.st, fb.sc, 0, 96, False) == -1
