@@ -201,6 +201,12 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
     )
 
 
+def active_rows(match: Match, place: Place) -> Keyboard:
+    """The buttons an active match shows on ``place`` (untranslated): the Mini App offers
+    the same actions, so who may do what is said here once."""
+    return _active_rows(match, place, On(match.id, match.version))
+
+
 def _active_rows(match: Match, place: Place, on: On) -> Keyboard:
     facts = match.facts
     stop = engine.stopping(match.game)
