@@ -260,7 +260,10 @@ def _may_finish(match: Match, place: Place) -> bool:
 
 def _translate(rows: Keyboard, lang: str) -> Keyboard:
     return [
-        [Button(t(lang, b.text) if isinstance(b.text, Text) else b.text, b.data) for b in row]
+        [
+            Button(t(lang, b.text) if isinstance(b.text, Text) else b.text, b.data, b.kind)
+            for b in row
+        ]
         for row in rows
     ]
 
