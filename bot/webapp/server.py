@@ -137,13 +137,18 @@ def add_routes(app: web.Application, application: Application) -> None:  # type:
 
     app.on_shutdown.append(closing)
     app.router.add_get("/app/", _page)
-    app.router.add_get("/app", _page)
+    app.router.add_get("/app", _slash)
     app.router.add_static("/app/static/", STATIC, append_version=False)
     app.router.add_get("/app/api/match/{ref}", _get)
     app.router.add_post("/app/api/match/{ref}/preview", _preview)
     app.router.add_post("/app/api/match/{ref}/move", _move)
     app.router.add_post("/app/api/match/{ref}/action", _action)
     app.router.add_get("/app/api/match/{ref}/live", _live)
+
+
+async def _slash(request: web.Request) -> web.StreamResponse:
+    """The page's relative URLs (static/…, api/…) need the slash."""
+    raise web.HTTPFound(request.rel_url.with_path("/app/"))
 
 
 async def _page(request: web.Request) -> web.StreamResponse:

@@ -43,6 +43,7 @@ async def test_live_updates_limits_and_the_end(
     alice, bob, carol, group, board, ref = await dots_in_group(mpg, "alice", "bob", "carol")
     a, c = mini_client(mpg, http, alice.id), mini_client(mpg, http, carol.id)
     v = version(board)
+    assert v is not None
     async with http.get(_live_url(c, ref)) as stream:
         assert stream.status == 200
         assert stream.headers["Content-Type"].startswith("text/event-stream")
