@@ -1,4 +1,4 @@
-"""Render speed and size: ``python -m bench.render_bench [--runs N]``.
+"""Render speed and size: ``python -m bench.render_bench [--runs N] [--svg]``.
 
 The issue's targets (median of many runs): Точки 38×31 late game ≤ 20 ms, Boxes 5×5 ≤ 10 ms,
 Sprouts 12-spot late game ≤ 30 ms, every PNG ≤ 250 KB. Each picture is drawn once to fill
@@ -19,6 +19,11 @@ path); ``dots cold`` clears every cache first, which is what a picture after a c
 Baselines in the same run: ``encode`` is the PNG encoding alone of the finished picture
 (so the drawing's share is visible), and ``rgb encode`` the same picture encoded as an RGB
 PNG at the default level, which is what a plain RGB pipeline would pay for encoding alone.
+
+``--svg`` measures the Mini App's SVG pictures instead (``render.board_svg``) of the same
+positions, plus a 38×31 board after 700 random legal moves: bytes uncompressed (the budget:
+38×31 Dots ≤ 150 KB) and gzipped (as the page is served), the median time to build one, and
+the PNG of the same position as the baseline.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import io
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import engine
@@ -248,10 +254,46 @@ def bench_replay(name: str, game: Any, view: View) -> None:
     )
 
 
+SVG_LIMIT_KB = 150  # 38×31 Dots, uncompressed
+
+
+def dots_random(plies: int = 700, seed: int = 7) -> Any:
+    import random
+
+    g = engine.new("dots", width=38, height=31)
+    rnd = random.Random(seed)
+    for _ in range(plies):
+        g.play(rnd.choice(g.legal_moves()))
+    return g
+
+
+def bench_svg(positions: list[tuple[str, Any]], runs: int) -> bool:
+    """Bytes and build time of each position's SVG, its PNG alongside."""
+    import gzip
+
+    print(f"{'svg':26} {'KB':>7} {'gzip KB':>8} {'median ms':>10} {'png KB':>7} {'svg/png':>8}")
+    ok = True
+    for name, game in positions:
+        data = render.board_svg(game).encode()
+        wall, _ = timed(partial(render.board_svg, game), runs)
+        png_kb = len(render.board_png(game, VIEW)) / 1024
+        kb, gz = len(data) / 1024, len(gzip.compress(data, 6)) / 1024
+        limit = ""
+        if game.kind == "dots" and (game.width, game.height) == (38, 31):
+            ok &= kb <= SVG_LIMIT_KB
+            limit = f"  limit {SVG_LIMIT_KB} KB: {'ok' if kb <= SVG_LIMIT_KB else 'MISSED'}"
+        print(
+            f"{name:26} {kb:7.1f} {gz:8.1f} {statistics.median(wall):10.2f} {png_kb:7.1f}"
+            f" {kb / png_kb:8.2f}{limit}"
+        )
+    return ok
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=60)
     parser.add_argument("--no-replays", action="store_true")
+    parser.add_argument("--svg", action="store_true", help="the Mini App's SVG pictures")
     args = parser.parse_args(argv)
     view, dots_view = VIEW, DOTS_VIEW
     print("positions: building (the AIs play the Dots and Boxes games)…", flush=True)
@@ -262,6 +304,16 @@ def main(argv: list[str] | None = None) -> None:
         f"sprouts: {len(sprouts.drawing.spots)} spots, {len(sprouts.drawing.curves)} curves "
         f"({source})"
     )
+    if args.svg:
+        positions = [
+            ("dots 38×31 easy AI", dots),
+            ("dots 38×31 700 random", dots_random()),
+            ("boxes 5×5", boxes),
+            ("sprouts 12 spots", sprouts),
+        ]
+        ok = bench_svg([(n, g) for n, g in positions if _has_svg(g)], args.runs)
+        print("svg budget met" if ok else "svg budget MISSED")
+        return
     results = [
         bench_picture("dots", dots, dots_view, args.runs),
         bench_dots_paths(dots, dots_view, args.runs),
@@ -273,6 +325,12 @@ def main(argv: list[str] | None = None) -> None:
         bench_replay("dots 38×31", dots, view)
         bench_replay("boxes 5×5", boxes, view)
     print("all targets met" if all(results) else "some targets MISSED (see above)")
+
+
+def _has_svg(game: Any) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(f"render.svg_{game.kind}") is not None
 
 
 if __name__ == "__main__":

@@ -7,6 +7,11 @@ turn, the result); ``replay(game, view=...)`` animates a whole game as a GIF. ``
 ``window`` ([x0, y0, w, h] Dots keyboard viewport, y from the top), ``labels`` (Boxes: free
 lines and box names as the keyboard shows them), ``preview`` (Sprouts: a candidate move drawn
 as a ghost), ``size`` (long side in pixels, default 1280), all optional.
+
+``board_svg(game, view)`` draws the same board as SVG for the Mini App (no header strip;
+``view["theme"]`` "light" | "dark"), ``preview_svg(game, move)`` the ghost of a move as a
+fragment to put inside it: see :mod:`render.svg` and the ``render.svg_<kind>`` modules for the
+hit-target attributes a page reads.
 """
 
 from __future__ import annotations
@@ -36,6 +41,25 @@ def board_png(game: Shown, view: View | None = None) -> bytes:
     return result
 
 
+def _svg_module(game: Shown) -> ModuleType:
+    _module(game)  # refuses an unknown kind
+    return import_module(f"render.svg_{game.kind}")
+
+
+def board_svg(game: Shown, view: View | None = None) -> str:
+    """The board of ``game`` as an SVG document (a string), dispatched on ``game.kind``."""
+    result: str = _svg_module(game).board_svg(game, view or {})
+    return result
+
+
+def preview_svg(game: Shown, move: object) -> str:
+    """An SVG ``<g>`` fragment, in the board's user units, showing what ``move`` (the
+    game's move or its notation) would do; raises the engine's IllegalMove if it is not
+    legal."""
+    result: str = _svg_module(game).preview_svg(game, move)
+    return result
+
+
 def replay(game: Shown, *, view: View | None = None) -> bytes:
     """The whole game as an animated GIF (see :mod:`render.animation`)."""
     from render.animation import replay_gif
@@ -43,4 +67,4 @@ def replay(game: Shown, *, view: View | None = None) -> bytes:
     return replay_gif(game, view=view or {})
 
 
-__all__ = ["KINDS", "UnknownGame", "View", "board_png", "replay"]
+__all__ = ["KINDS", "UnknownGame", "View", "board_png", "board_svg", "preview_svg", "replay"]

@@ -8,7 +8,6 @@ copies it and draws only the lines and boxes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -34,7 +33,6 @@ from render.common import (
     draw_text,
     font,
     grid_paper,
-    header_height,
     ink,
     make_header,
     mix,
@@ -43,72 +41,22 @@ from render.common import (
     scale_of,
     tint_lut,
 )
+from render.geometry import BoxesLayout as Layout
+from render.geometry import boxes_layout
+from render.palette import BOX_ALPHA, HALO_MIX
 from render.strings import lang_of, say
 from render.view import View
 
-BOX_ALPHA = 0.30  # how much of the owner's colour a taken box gets
-HALO = mix(PAPER, INK, 0.3)  # a pencil shadow under the last turn's lines
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Dot (r, c) of the board sits at :meth:`xy` (r from the top, c from the left)."""
-
-    width: int
-    height: int
-    u: float
-    rows: int  # boxes
-    cols: int
-    cell: int  # pixels per box side
-    ox: int  # centre of dot (0, 0)
-    oy: int
-
-    def xy(self, r: int, c: int) -> tuple[int, int]:
-        return (self.ox + c * self.cell, self.oy + r * self.cell)
-
-    @property
-    def line_width(self) -> int:
-        return max(3, round(0.07 * self.cell))
-
-    @property
-    def dot_radius(self) -> float:
-        return max(3.0, 0.085 * self.cell)
-
-
-@lru_cache(maxsize=64)
-def _layout(rows: int, cols: int, size: int) -> Layout:
-    """Labels go left of and below the board; the right and top edges only need the paper's
-    overhang, but the board stays centred across the canvas."""
-    u = size / 1280
-    pad, band = round(16 * u), round(44 * u)
-    top = header_height(u) + round(10 * u)
-    cell = round(240 * u)
-    while cell > 8:
-        side = pad + band + _overhang(cell, u)  # from the canvas edge to the outer dots
-        w = 2 * side + cols * cell
-        h = top + _overhang(cell, u) + pad + rows * cell + side
-        if max(w, h) <= size:
-            break
-        cell -= 1
-    side = pad + band + _overhang(cell, u)
-    width = max(2 * side + cols * cell, round(960 * u))
-    height = top + _overhang(cell, u) + pad + rows * cell + side
-    ox = (width - cols * cell) // 2
-    return Layout(width, height, u, rows, cols, cell, ox, top + _overhang(cell, u) + pad)
-
-
-def _overhang(cell: int, u: float) -> int:
-    """How far the squared paper reaches beyond the outer dots."""
-    return min(cell // 2, round(36 * u))
+HALO = mix(PAPER, INK, HALO_MIX)  # a pencil shadow under the last turn's lines
 
 
 def layout(game: BoxesGame, view: View | None = None) -> Layout:
     """The geometry of ``game``'s picture for ``view`` (tests use it to find pixels)."""
     size, _ = scale_of(view or {})
-    return _layout(game.rows, game.cols, size)
+    return boxes_layout(game.rows, game.cols, size)
 
 
-def _dots(mask: tuple[str, ...]) -> list[tuple[int, int]]:
+def board_dots(mask: tuple[str, ...]) -> list[tuple[int, int]]:
     """The dots of a (possibly shaped) board: the corners of its boxes."""
     found: set[tuple[int, int]] = set()
     for r, row in enumerate(mask):
@@ -129,7 +77,7 @@ def _paper(lay: Layout, mask: tuple[str, ...]) -> Image.Image:
     c = lay.cell
     x0, y0 = lay.xy(0, 0)
     x1, y1 = lay.xy(lay.rows, lay.cols)
-    m = _overhang(c, lay.u)
+    m = lay.overhang
     img = grid_paper(
         (lay.width, lay.height),
         (x0 - m, y0 - m, x1 + m, y1 + m),
@@ -137,15 +85,15 @@ def _paper(lay: Layout, mask: tuple[str, ...]) -> Image.Image:
         (x0, y0),
         max(1, round(2 * lay.u)),
     )
-    f = font(max(10, min(round(0.3 * c), round(30 * lay.u))))
+    f = font(lay.label_px)
     style = ink(MUTED)
-    gap = m + round(24 * lay.u)
+    gap = lay.label_gap
     for col in range(lay.cols + 1):
         draw_text(img, (lay.xy(0, col)[0], y1 + gap), chr(ord("a") + col), f, style, "mm")
     for row in range(lay.rows + 1):
         draw_text(img, (x0 - gap, lay.xy(row, 0)[1]), str(lay.rows - row + 1), f, style, "mm")
     dot = _dot_sprite(lay)
-    for r, col in _dots(mask):
+    for r, col in board_dots(mask):
         dot.put(img, *lay.xy(r, col))
     return img
 
@@ -198,22 +146,22 @@ def board_image(game: BoxesGame, view: View) -> Image.Image:
         _draw_guides(img, lay, game, lines, taken)
     outline = game.outline_lines()
     for m in outline:
-        draw.line(_ends(lay, m), fill=color(INK), width=w)
+        draw.line(line_ends(lay, m), fill=color(INK), width=w)
     if view.get("last", True):
         halo = color(HALO)
         for m in game.last_turn:
-            draw.line(_ends(lay, m), fill=halo, width=round(w * 3.2))
+            draw.line(line_ends(lay, m), fill=halo, width=lay.halo_width)
     for m, owner in lines.items():
-        draw.line(_ends(lay, m), fill=color(PLAYER[owner]), width=w)
+        draw.line(line_ends(lay, m), fill=color(PLAYER[owner]), width=w)
     if lines or outline or view.get("labels"):  # the dots go back over the lines and guides
         dot = _dot_sprite(lay)
-        for r, c in _dots(tuple(game.mask)):
+        for r, c in board_dots(tuple(game.mask)):
             dot.put(img, *lay.xy(r, c))
     draw_header(img, _header(game, view, lang), lay.u)
     return img
 
 
-def _ends(lay: Layout, m: Move) -> list[tuple[int, int]]:
+def line_ends(lay: Layout, m: Move) -> list[tuple[int, int]]:
     if m.orient == "h":
         return [lay.xy(m.r, m.c), lay.xy(m.r, m.c + 1)]
     return [lay.xy(m.r, m.c), lay.xy(m.r + 1, m.c)]
@@ -225,14 +173,12 @@ def _draw_box(img: Image.Image, lay: Layout, r: int, c: int, owner: int, letter:
     box = (x0, y0, x1, y1)
     img.paste(img.crop(box).point(_box_lut(owner)), box[:2])
     bg = mix(PAPER, PLAYER[owner], BOX_ALPHA)
-    cell = lay.cell
-    f = font(max(10, round(0.42 * cell)), bold=True)
+    f = font(lay.letter_px, bold=True)
     draw_text(img, ((x0 + x1) / 2, (y0 + y1) / 2), letter, f, ink(PLAYER_DARK[owner], bg), "mm")
-    mr = 0.085 * cell
+    mr, inset = lay.marker
     sprite = body_sprite(
         MARKERS[owner], mr, max(1.0, mr / 4), bg, PLAYER_DARK[owner], PLAYER[owner]
     )
-    inset = 0.2 * cell
     sprite.put(img, x0 + inset, y0 + inset)
 
 
@@ -246,7 +192,7 @@ def _draw_guides(
     """What the keyboard offers: the free lines dashed, the open boxes named."""
     for m in game.all_lines():
         if m not in lines and not game.is_outline(m):
-            (x, y), _ = _ends(lay, m)
+            (x, y), _ = line_ends(lay, m)
             (dx, dy), ink_, mask = _guide(lay, m.orient)
             img.paste(ink_, (x + dx, y + dy), mask)
     f = font(max(9, round(0.2 * lay.cell)))

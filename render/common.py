@@ -29,8 +29,36 @@ import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from engine.core import GameResult
+from render.palette import (
+    GRID,
+    INK,
+    MARGIN,
+    MARKERS,
+    MUTED,
+    PAPER,
+    PLAYER,
+    PLAYER_DARK,
+    RGB,
+    WHITE,
+    mix,
+)
 from render.strings import say
 from render.view import Shown, View
+
+# The colours defined in render.palette, re-exported (the module's own names need no list).
+__all__ = [
+    "GRID",
+    "INK",
+    "MARGIN",
+    "MARKERS",
+    "MUTED",
+    "PAPER",
+    "PLAYER",
+    "PLAYER_DARK",
+    "RGB",
+    "WHITE",
+    "mix",
+]
 
 _fast_zlib: ModuleType | None
 try:  # ISA-L deflate: several times faster than zlib (see png())
@@ -38,35 +66,11 @@ try:  # ISA-L deflate: several times faster than zlib (see png())
 except ImportError:  # pragma: no cover - the dependency is declared; this keeps pictures working
     _fast_zlib = None
 
-RGB = tuple[int, int, int]
 REFERENCE = 1280  # the long side every size in this package is designed for
 DEFAULT_SIZE = 1280
 MIN_SIZE, MAX_SIZE = 320, 2560
 
-# -- colours ------------------------------------------------------------------------------
-
-PAPER: RGB = (251, 249, 243)  # off-white notebook paper
-GRID: RGB = (196, 216, 234)  # pale blue squares
-MARGIN: RGB = (226, 122, 122)  # the red margin line of a school notebook
-INK: RGB = (31, 38, 56)  # ballpoint ink for text and marks
-MUTED: RGB = (112, 120, 136)  # secondary text
-WHITE: RGB = (255, 255, 255)
-
-# Okabe–Ito, the colour-blind-safe set; the bot's captions use 🟠 🔵 🟢 🟣 for seats 0–3.
-PLAYER: tuple[RGB, ...] = ((230, 159, 0), (0, 114, 178), (0, 158, 115), (204, 121, 167))
-# The same hues darkened so thin lines and outlines stand out on paper.
-PLAYER_DARK: tuple[RGB, ...] = ((178, 118, 0), (0, 84, 138), (0, 118, 86), (168, 78, 128))
-# A distinct marker shape per seat, so nobody has to tell the colours apart.
-MARKERS = ("circle", "square", "triangle", "diamond")
-
-
-def mix(a: RGB, b: RGB, t: float) -> RGB:
-    """``a`` moved a fraction ``t`` of the way to ``b``."""
-    return (
-        round(a[0] + (b[0] - a[0]) * t),
-        round(a[1] + (b[1] - a[1]) * t),
-        round(a[2] + (b[2] - a[2]) * t),
-    )
+# The colours live in render.palette (shared with the SVG renderer) and are imported from here.
 
 
 class PaletteFull(RuntimeError):
@@ -236,7 +240,7 @@ def _text_sprite(
 SUPERSAMPLE = 4
 
 
-def _outline(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]] | None:
+def marker_outline(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]] | None:
     """The polygon of a marker shape of "radius" ``r`` (None for the circle); the shapes have
     about the same area so no player's marker looks bigger."""
     if shape == "square":
@@ -260,7 +264,7 @@ def coverage(shape: str, box: int, r: float) -> Image.Image:
     big = Image.new("L", (box * ss, box * ss), 0)
     d = ImageDraw.Draw(big)
     c = box * ss / 2
-    poly = _outline(shape, c, c, r * ss)
+    poly = marker_outline(shape, c, c, r * ss)
     if poly is None:
         d.ellipse((c - r * ss, c - r * ss, c + r * ss, c + r * ss), fill=255)
     else:

@@ -36,7 +36,6 @@ from render.common import (
     draw_text,
     font,
     grid_paper,
-    header_height,
     ink,
     make_header,
     mix,
@@ -46,12 +45,15 @@ from render.common import (
     scale_of,
     tint_lut,
 )
+from render.geometry import DotsLayout as Layout
+from render.geometry import dots_layout
+from render.palette import DOTS_FILL_ALPHA, DOTS_ZONE_ALPHA
 from render.strings import lang_of, say
 from render.view import View
 
 SHAPES = ("circle", "square")  # player 0, player 1
-FILL_ALPHA = (0.30, 0.24)  # captured-area tint per owner (blue is darker, so less of it)
-ZONE_TINT, ZONE_ALPHA = INK, 0.07
+FILL_ALPHA = DOTS_FILL_ALPHA
+ZONE_TINT, ZONE_ALPHA = INK, DOTS_ZONE_ALPHA
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -60,60 +62,10 @@ def column_name(x: int) -> str:
     return LETTERS[x] if x < 26 else "a" + LETTERS[x - 26]
 
 
-@dataclass(frozen=True)
-class Layout:
-    """Where things go: point (x, y) of the board sits at :meth:`xy`."""
-
-    width: int  # canvas
-    height: int
-    u: float
-    cols: int  # board points
-    rows: int
-    step: int  # pixels between points (even)
-    bx: int  # top-left corner of the board area (one step-sized block per point)
-    by: int
-    band: int  # width of the label bands round the board
-
-    def xy(self, x: int, y: int) -> tuple[int, int]:
-        h = self.step // 2
-        return (self.bx + x * self.step + h, self.by + y * self.step + h)
-
-    @property
-    def board_box(self) -> tuple[int, int, int, int]:
-        return (self.bx, self.by, self.bx + self.cols * self.step, self.by + self.rows * self.step)
-
-
-@lru_cache(maxsize=64)
-def _layout(cols: int, rows: int, size: int) -> Layout:
-    u = size / 1280
-    pad, top = round(14 * u), header_height(u) + round(10 * u)
-    step = 2 * round(150 * u / 2)
-    while step > 4:
-        band = _band(step, u)
-        w = 2 * pad + 2 * band + cols * step
-        h = top + pad + 2 * band + rows * step
-        if max(w, h) <= size:
-            break
-        step -= 2
-    band = _band(step, u)
-    width = max(2 * pad + 2 * band + cols * step, round(960 * u))
-    height = top + pad + 2 * band + rows * step
-    bx = (width - cols * step) // 2
-    return Layout(width, height, u, cols, rows, step, bx, top + band, band)
-
-
-def _band(step: int, u: float) -> int:
-    return round(max(_label_px(step, u) * 1.7, 12 * u))
-
-
-def _label_px(step: int, u: float) -> int:
-    return max(9, min(round(0.52 * step), round(26 * u)))
-
-
 def layout(game: DotsGame, view: View | None = None) -> Layout:
     """The geometry of ``game``'s picture for ``view`` (tests use it to find pixels)."""
     size, _ = scale_of(view or {})
-    return _layout(game.width, game.height, size)
+    return dots_layout(game.width, game.height, size)
 
 
 # -- cached layers ------------------------------------------------------------------------
@@ -131,7 +83,7 @@ def _paper(lay: Layout) -> Image.Image:
         (x0 + h, y0 + h),
         max(1, round(2 * lay.u)),
     )
-    f = font(_label_px(s, lay.u))
+    f = font(lay.label_px)
     style = ink(MUTED)
     mid = lay.band // 2
     for x in range(lay.cols):
@@ -168,16 +120,12 @@ def _zone_lut() -> tuple[int, ...]:
     return tint_lut(_paper_colors(), ZONE_TINT, ZONE_ALPHA)
 
 
-def _dot_geometry(step: int) -> tuple[float, float]:
-    return 0.34 * step, max(1.0, 0.075 * step)
-
-
 @lru_cache(maxsize=8)
 def _shape_tiles(lay: Layout) -> Image.Image:
     """Over the whole board area, each point's block holds both shapes' level maps packed
     as ``circle * 6 + square`` (0–35)."""
     s = lay.step
-    r, rim = _dot_geometry(s)
+    r, rim = lay.dot_radius, lay.dot_rim
     circle = body_levels("circle", s, r, rim).tobytes()
     square = body_levels("square", s, r, rim).tobytes()
     tile = Image.frombytes(
@@ -237,9 +185,7 @@ def board_image(game: DotsGame, view: View) -> Image.Image:
     img = _BODIES.body(lay, game).copy()
     last = game.last_move
     if last is not None and view.get("last", True):
-        ring_sprite(0.5 * lay.step, max(2.0, 0.1 * lay.step), INK, PAPER).put(
-            img, *lay.xy(last.x, last.y)
-        )
+        ring_sprite(*lay.last_ring, INK, PAPER).put(img, *lay.xy(last.x, last.y))
     window = view.get("window")
     if window is not None:
         _draw_window(ImageDraw.Draw(img), lay, window)
@@ -266,7 +212,7 @@ class Bodies:
 
     def body(self, lay: Layout, game: DotsGame) -> Image.Image:
         t = territory(game)
-        dots = _dot_points(game)
+        dots = dot_points(game)
         head = (lay, t, game.stop_ply if game.stopped_by is not None else None)
         found = self._boards.get((head, dots))
         if found is not None:
@@ -362,16 +308,20 @@ def _draw_zone(
     img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, zone: tuple[int, int, int, int]
 ) -> None:
     x, y, w, h = zone
-    box = _corners(lay, x, y, x + w - 1, y + h - 1, lay.step * 0.5)
+    box = _corners(lay, x, y, x + w - 1, y + h - 1, lay.zone_grow)
     img.paste(img.crop(box).point(_zone_lut()), box[:2])
-    _dashed_box(draw, box, color(MUTED), max(2, round(0.08 * lay.step)), lay.step)
+    _dashed_box(draw, box, color(MUTED), lay.zone_width, lay.zone_dash)
 
 
 def _dashed_box(
-    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: int, width: int, step: int
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    fill: int,
+    width: int,
+    pattern: tuple[float, float],
 ) -> None:
     x0, y0, x1, y1 = box
-    dash, gap = step * 0.55, step * 0.45
+    dash, gap = pattern
     for a, b in (
         ((x0, y0), (x1, y0)),
         ((x1, y0), (x1, y1)),
@@ -398,7 +348,7 @@ def _draw_ring(
     draw: ImageDraw.ImageDraw, lay: Layout, owner: int, ring: Points, faded: bool
 ) -> None:
     """A capture's ring; faint when its dots were captured in turn (a liberation)."""
-    width = max(2, round(0.17 * lay.step))
+    width = lay.ring_width
     pts = [lay.xy(x, y) for x, y in ring]
     pts.append(pts[0])
     if faded:
@@ -411,13 +361,13 @@ def _draw_ring(
 def _draw_base(draw: ImageDraw.ImageDraw, lay: Layout, owner: int, ring: Points) -> None:
     """An empty ring: a thin dashed line in the owner's pale colour."""
     fill = color(mix(PLAYER[owner], PAPER, 0.35))
-    width = max(1, round(0.07 * lay.step))
+    width = lay.base_width
     pts = [lay.xy(x, y) for x, y in ring]
     for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
-        dashed(draw, a, b, fill, width, lay.step * 0.3, lay.step * 0.18)
+        dashed(draw, a, b, fill, width, *lay.base_dash)
 
 
-def _dot_points(game: DotsGame) -> tuple[tuple[int, int], ...]:
+def dot_points(game: DotsGame) -> tuple[tuple[int, int], ...]:
     """Every dot in the order placed: the starting cross (not moves), then the moves."""
     cross = [(x, y) for x, y, _ in game.cross_points()]
     return tuple(cross + [(m.x, m.y) for m in game.moves])

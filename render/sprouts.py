@@ -61,6 +61,8 @@ from render.common import (
     ring_sprite,
     scale_of,
 )
+from render.geometry import Fit, sprouts_layout
+from render.geometry import SproutsLayout as Layout
 from render.strings import lang_of, say
 from render.view import DrawingLike, SpotLike, SproutsShown, View
 
@@ -68,64 +70,6 @@ SUPERSAMPLE = 2
 PILLOW_THINNER = 0.3  # see _stroke_kernel
 Point = tuple[float, float]
 Line = np.ndarray | Sequence[Point]  # a polyline: an (n, 2) array or its points
-
-
-@dataclass(frozen=True)
-class Layout:
-    width: int
-    height: int
-    u: float
-    box: tuple[int, int, int, int]  # the area the drawing is fitted into
-
-    @property
-    def spot_radius(self) -> float:
-        return 27 * self.u
-
-    @property
-    def curve_width(self) -> float:
-        return max(2.0, 6 * self.u)
-
-
-@lru_cache(maxsize=16)
-def _layout(size: int, aspect: float) -> Layout:
-    """A canvas for a drawing whose width/height is ``aspect`` (clamped to a sane range)."""
-    u = size / 1280
-    pad = round(26 * u)
-    top = header_height(u) + pad
-    aspect = min(1.6, max(0.7, aspect))
-    bw = size - 2 * pad
-    bh = round(bw / aspect)
-    if top + bh + pad > size:
-        bh = size - top - pad
-        bw = round(bh * aspect)
-    width = max(bw + 2 * pad, round(960 * u))
-    x0 = (width - bw) // 2
-    return Layout(width, top + bh + pad, u, (x0, top, x0 + bw, top + bh))
-
-
-class Fit:
-    """Maps drawing units to pixels, keeping the aspect ratio and a margin for the spots."""
-
-    def __init__(self, lay: Layout, pts: np.ndarray) -> None:
-        """``pts``: the (n, 2) points the picture must hold."""
-        lo, hi = (pts.min(axis=0), pts.max(axis=0)) if len(pts) else (np.zeros(2), np.zeros(2))
-        self.x0, self.y0 = float(lo[0]), float(lo[1])
-        dw, dh = float(hi[0]) - self.x0, float(hi[1]) - self.y0
-        margin = lay.spot_radius * 1.6
-        bx0, by0, bx1, by1 = lay.box
-        aw, ah = bx1 - bx0 - 2 * margin, by1 - by0 - 2 * margin
-        self.k = min(aw / dw if dw > 0 else 1e9, ah / dh if dh > 0 else 1e9)
-        if self.k == 1e9:
-            self.k = 1.0
-        self.ox = bx0 + margin + (aw - dw * self.k) / 2
-        self.oy = by0 + margin + (ah - dh * self.k) / 2
-
-    def __call__(self, p: Point) -> Point:
-        return (self.ox + (p[0] - self.x0) * self.k, self.oy + (p[1] - self.y0) * self.k)
-
-    def array(self, pts: np.ndarray) -> np.ndarray:
-        """An (n, 2) array of drawing points in pixels."""
-        return (pts - (self.x0, self.y0)) * self.k + (self.ox, self.oy)
 
 
 def layout(game: SproutsShown, view: View | None = None) -> tuple[Layout, Fit]:
@@ -143,7 +87,7 @@ def _layout_of(drawing: DrawingLike, view: View, curve_points: np.ndarray) -> tu
         pts = np.concatenate([pts, np.asarray(corners)])
     w, h = (pts.max(axis=0) - pts.min(axis=0)).tolist() if len(pts) else (0.0, 0.0)
     # Aspect ratios in steps of 0.1, so a drawing that grows a little keeps its cached paper.
-    lay = _layout(size, round(w / h, 1) if h > 0 and w > 0 else 1.0)
+    lay = sprouts_layout(size, round(w / h, 1) if h > 0 and w > 0 else 1.0)
     return lay, Fit(lay, pts)
 
 
@@ -182,11 +126,10 @@ def _paper_array(lay: Layout) -> np.ndarray:
 @lru_cache(maxsize=8)
 def _paper(lay: Layout) -> Image.Image:
     x0, y0, x1, y1 = lay.box
-    step = 40 * lay.u
     return grid_paper(
         (lay.width, lay.height),
         (x0, y0, x1, y1),
-        step,
+        lay.grid_step,
         (x0, y0),
         max(1, round(2 * lay.u)),
     )
@@ -740,23 +683,23 @@ def _board_array(game: SproutsShown, view: View) -> np.ndarray:
         _inked.put(key, base)
     canvas = base.copy()
     mover = (game.ply - 1) % game.players
-    r, thick = lay.spot_radius, max(2.0, 5 * lay.u)
+    r = lay.spot_radius
+    ring_r, thick = lay.new_spot_ring
     if trial is not None:
         # The move being chosen: the drawing as it would be, the new curve dashed.
-        dash = 18 * lay.u
-        lines = [d for i in newest for d in _dashes(curves[i], dash, dash * 0.7)]
-        _stroke_into(canvas, lines, lay.curve_width * 1.6, PLAYER[game.turn % 4])
+        lines = [d for i in newest for d in _dashes(curves[i], *lay.preview_dash)]
+        _stroke_into(canvas, lines, lay.preview_width, PLAYER[game.turn % 4])
     elif newest:
-        _stroke_into(canvas, [curves[i] for i in newest], lay.curve_width * 1.9, PLAYER[mover % 4])
+        _stroke_into(canvas, [curves[i] for i in newest], lay.newest_width, PLAYER[mover % 4])
     for s in drawing.spots:
         _spot(s.number, max(0, min(3, int(s.lives))), r).put_into(
             canvas, *fit((float(s.x), float(s.y)))
         )
     at = None if spot is None else fit((float(spot.x), float(spot.y)))
     if at is not None and trial is None:
-        ring_sprite(r * 1.75, thick, PLAYER_DARK[mover % 4], PAPER).put_into(canvas, *at)
+        ring_sprite(ring_r, thick, PLAYER_DARK[mover % 4], PAPER).put_into(canvas, *at)
     if at is not None and trial is not None:
-        _dashed_ring(canvas, at, r * 1.75, thick, PLAYER_DARK[game.turn % 4])
+        _dashed_ring(canvas, at, ring_r, thick, PLAYER_DARK[game.turn % 4])
     strip = Image.frombytes("L", (lay.width, header_height(lay.u)), canvas[: header_height(lay.u)])
     draw_header(strip, _header(game, view, lang), lay.u)
     canvas[: strip.height] = np.asarray(strip)

@@ -36,6 +36,7 @@ class View(TypedDict, total=False):
     # the bot's JSON-safe views carry its notation, which bot.pictures parses.
     preview: object
     extent: Sequence[float]  # Рассада: [x0, y0, x1, y1] in drawing units the frame must hold
+    theme: str  # SVG only: "light" (default) or "dark" (see render.svg)
 
 
 class Shown(Protocol):

@@ -70,12 +70,12 @@ def test_open_boxes_stay_paper_and_lines_have_their_drawers_colour() -> None:
         if g.box_owner(r, c) is None:
             assert at(img, *_box_point(lay, r, c)) == PAPER
     for m, owner in g.drawn_lines().items():
-        (x0, y0), (x1, y1) = boxes._ends(lay, m)
+        (x0, y0), (x1, y1) = boxes.line_ends(lay, m)
         # A third of the way along: clear of the dots and of the paper's grid crossings.
         assert at(img, x0 + (x1 - x0) / 3, y0 + (y1 - y0) / 3) == PLAYER[owner]
     for m in g.all_lines():
         if g.line_owner(m) is None:
-            (x0, y0), (x1, y1) = boxes._ends(lay, m)
+            (x0, y0), (x1, y1) = boxes.line_ends(lay, m)
             assert at(img, x0 + (x1 - x0) / 3, y0 + (y1 - y0) / 3) != PLAYER[0]
 
 
@@ -99,7 +99,7 @@ def test_every_line_of_the_last_turn_is_highlighted() -> None:
     width = lay.line_width
     highlighted = set()
     for m in g.all_lines():
-        (x0, y0), (x1, y1) = boxes._ends(lay, m)
+        (x0, y0), (x1, y1) = boxes.line_ends(lay, m)
         mx, my = x0 + (x1 - x0) / 3, y0 + (y1 - y0) / 3
         side = (0, 1.1 * width) if m.orient == "h" else (1.1 * width, 0)
         if at(img, mx + side[0], my + side[1]) == halo:

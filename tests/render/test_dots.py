@@ -87,7 +87,7 @@ def test_live_dots_have_their_players_colour_and_shape() -> None:
     g.play(g.parse_move("h8"))
     lay = dots.layout(g, {})
     img = decode(render.board_png(g, {"last": False}))
-    r = dots._dot_geometry(lay.step)[0]
+    r = lay.dot_radius
     for move, player in (("c3", 0), ("h8", 1)):
         cx, cy = lay.xy(*_xy(g.parse_move(move)))
         assert at(img, cx, cy) == PLAYER[player]
