@@ -1,62 +1,52 @@
-"""The board the page shows, in the shape of the svg part's contract (``render.board_svg``:
-a root ``<svg data-game=…>`` with hit-target metadata; ``render.preview_svg``: a ``<g>`` in
-the same user units).
+"""The board the page shows: :func:`render.board_svg` (the chat picture's geometry and
+palette, with the hit-target metadata the page reads) and :func:`render.preview_svg`, kept
+per (match, version, language) since every viewer of a version is sent the same drawing.
+The page switches the light/dark theme itself (the root's ``dark`` class).
 
-Until ``render.board_svg`` lands this wraps the chat's PNG in an ``<svg>`` and reads the
-Dots grid from the PNG renderer's own layout, so the page is written once, against the
-contract; the preview is a ghost dot. Replaced by the render calls when they exist.
+Рассада has no SVG yet: until ``render.board_svg`` draws it, its chat PNG is wrapped in an
+``<svg>`` (no hit targets: the page shows it, moves are made from the chat).
 """
 
 from __future__ import annotations
 
 import base64
 import io
-import json
 from typing import Any
 
 from PIL import Image
 
 import render
 from engine.recent import Recent
-from render import dots as dots_render
-from render.view import View
 
 _CACHE: Recent[tuple[str, int, str], str] = Recent(128)  # (match, version, lang) -> svg
+SVG_KINDS = ("dots", "boxes")
 
 
 def board_svg(match_id: str, version: int, game: Any, lang: str) -> str:
     key = (match_id, version, lang)
     svg = _CACHE.get(key)
     if svg is None:
-        svg = _board_svg(game, {"lang": lang, "status": " "})
+        if game.kind in SVG_KINDS:
+            svg = render.board_svg(game, {"lang": lang})
+        else:
+            svg = _png_in_svg(game, lang)
         _CACHE.put(key, svg)
     return svg
 
 
-def _board_svg(game: Any, view: View) -> str:
-    data = render.board_png(game, view)
+def preview_svg(game: Any, move: Any) -> str:
+    """The ghost of a legal move and what it would do (the caller has checked it)."""
+    if game.kind in SVG_KINDS:
+        return render.preview_svg(game, move)
+    return '<g class="ghost"></g>'
+
+
+def _png_in_svg(game: Any, lang: str) -> str:
+    data = render.board_png(game, {"lang": lang, "status": " "})
     width, height = Image.open(io.BytesIO(data)).size
-    attrs = f'data-game="{game.kind}" viewBox="0 0 {width} {height}"'
-    if game.kind == "dots":
-        lay = dots_render.layout(game, view)
-        x0, y0 = lay.xy(0, 0)
-        grid = {"cols": lay.cols, "rows": lay.rows, "x0": x0, "y0": y0, "step": lay.step}
-        attrs += f" data-grid='{json.dumps(grid)}'"
     href = "data:image/png;base64," + base64.b64encode(data).decode()
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" {attrs}>'
-        f'<image href="{href}" x="0" y="0" width="{width}" height="{height}"/></svg>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" data-game="{game.kind}" '
+        f'viewBox="0 0 {width} {height}"><image href="{href}" width="{width}" '
+        f'height="{height}"/></svg>'
     )
-
-
-def preview_svg(game: Any, move: Any) -> str:
-    """The ghost of a legal move (the caller has checked it)."""
-    if game.kind == "dots":
-        lay = dots_render.layout(game, {})
-        x, y = lay.xy(move.x, move.y)
-        r = lay.step * 0.3
-        return (
-            f'<g class="ghost"><circle cx="{x}" cy="{y}" r="{r}" fill="none" '
-            f'stroke="currentColor" stroke-width="{lay.step * 0.08}" stroke-dasharray="4 3"/></g>'
-        )
-    return '<g class="ghost"></g>'

@@ -66,14 +66,23 @@ def mini_client(pg: ScenarioClient, http: aiohttp.ClientSession, user: int) -> M
     return MiniClient(http, app_base(pg), pg.emulator.world.token, user)
 
 
+DOTS = ("Dots", "Small 10×10", "Next »")
+BOXES = ("Dots and Boxes", "3×3", "Next »")
+
+
 async def dots_in_group(pg: ScenarioClient, *names: str) -> tuple[Any, ...]:
     """A started 10×10 Dots match between the first two of ``names`` in a group of all of
     them: (users..., group, board message, match id)."""
+    return await in_group(pg, DOTS, *names)
+
+
+async def in_group(pg: ScenarioClient, path: tuple[str, ...], *names: str) -> tuple[Any, ...]:
+    """A two-player match of the /new menu's ``path`` (see :func:`dots_in_group`)."""
     await pg.set_limits(enabled=False)
     users = [await pg.user(n, lang="en") for n in names]
     group = await pg.group("Friends", members=users)
     await users[0].send("/new", group)
-    for label in ("Dots", "Small 10×10", "Next »", "👥 Players in this chat"):
+    for label in (*path, "👥 Players in this chat"):
         await users[0].press(label, chat=group)
     lobby = await group.last_with_buttons()
     await users[1].press("Join", lobby, group)

@@ -91,3 +91,21 @@ async def telegram_says(page: Any, event: str) -> None:
 
 async def version_shown(page: Any, version: int) -> None:
     await page.wait_for_selector(f"body[data-version='{version}']")
+
+
+async def line_xy(page: Any, move: str) -> tuple[float, float]:
+    """Where the middle of the free Boxes line ``move`` is on the screen."""
+    return tuple(
+        await page.evaluate(
+            """(m) => {
+              const svg = document.querySelector('#board svg'), vb = svg.viewBox.baseVal;
+              const l = svg.querySelector(`line.free[data-move="${m}"]`);
+              const r = svg.getBoundingClientRect();
+              const x = (l.x1.baseVal.value + l.x2.baseVal.value) / 2;
+              const y = (l.y1.baseVal.value + l.y2.baseVal.value) / 2;
+              return [r.left + (x - vb.x) * r.width / vb.width,
+                      r.top + (y - vb.y) * r.height / vb.height];
+            }""",
+            move,
+        )
+    )

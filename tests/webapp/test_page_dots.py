@@ -45,7 +45,7 @@ async def test_a_group_dots_game_in_two_browsers(
                 move = match.game.format_move(rng.choice(match.game.legal_moves()))
                 x, y = await point_xy(mover, move)
                 await mover.mouse.click(x, y)
-                await mover.wait_for_selector(f"#ghost-layer[data-move='{move}']")
+                await mover.wait_for_selector(f"#ghost-layer[data-move='{move}']", state="attached")
                 main = (await sent(mover, "web_app_setup_main_button"))[-1]
                 assert main["is_visible"] and main["text"] == "Place here"
                 assert (await sent(mover, "web_app_setup_back_button"))[-1]["is_visible"]

@@ -75,11 +75,17 @@
     if (changed) {
       $("board").innerHTML = s.svg;
       ghost = null;
+      boardTheme();
       if (first) fit();
     }
     controls();
     document.body.dataset.version = String(s.version);
     document.body.dataset.ready = "1";
+  }
+
+  function boardTheme() {
+    const svg = $("board").querySelector("svg");
+    if (svg) svg.classList.toggle("dark", document.documentElement.dataset.theme === "dark");
   }
 
   function mine() { return state && state.seat !== null && state.turn === state.seat && !state.over; }
@@ -319,6 +325,7 @@
     };
   }
 
+  tg.on("theme_changed", boardTheme);
   tg.on("main_button_pressed", function () { if (ghost) play(); });
   tg.on("back_button_pressed", function () {
     if (confirmDialog.pending) confirmDialog.pending(false);
