@@ -38,13 +38,6 @@ from engine.core import EngineError
 from engine.recent import Recent
 from render import sprouts_core as core
 from render.common import (
-    INK,
-    MUTED,
-    PAPER,
-    PLAYER,
-    PLAYER_DARK,
-    RGB,
-    WHITE,
     Header,
     Sprite,
     body_sprite,
@@ -63,6 +56,7 @@ from render.common import (
 )
 from render.geometry import Fit, sprouts_layout
 from render.geometry import SproutsLayout as Layout
+from render.palette import INK, MUTED, PAPER, PLAYER, PLAYER_DARK, RGB, WHITE
 from render.strings import lang_of, say
 from render.view import DrawingLike, SpotLike, SproutsShown, View
 
@@ -74,13 +68,13 @@ Line = np.ndarray | Sequence[Point]  # a polyline: an (n, 2) array or its points
 
 def layout(game: SproutsShown, view: View | None = None) -> tuple[Layout, Fit]:
     """The canvas and the drawing-to-pixel map of ``game``'s picture (tests use it)."""
-    return _layout_of(game.drawing, view or {}, _curve_points(game.drawing)[0])
+    return layout_of(game.drawing, view or {}, curve_points(game.drawing)[0])
 
 
-def _layout_of(drawing: DrawingLike, view: View, curve_points: np.ndarray) -> tuple[Layout, Fit]:
-    """:func:`layout`, given the drawing's curve points (:func:`_curve_points`)."""
+def layout_of(drawing: DrawingLike, view: View, curve_points: np.ndarray) -> tuple[Layout, Fit]:
+    """:func:`layout`, given the drawing's curve points (:func:`curve_points`)."""
     size, _ = scale_of(view)
-    pts = np.concatenate([_spot_points(drawing), curve_points])
+    pts = np.concatenate([spot_points(drawing), curve_points])
     extent = view.get("extent")
     if isinstance(extent, (list, tuple)) and len(extent) == 4:
         corners = [(float(extent[0]), float(extent[1])), (float(extent[2]), float(extent[3]))]
@@ -96,18 +90,18 @@ def replay_view(game: SproutsShown, view: View) -> View:
     frames share one size and scale (its snapshots share the final geometry) and nothing
     moves or zooms from frame to frame."""
     drawing = game.drawing
-    pts = np.concatenate([_spot_points(drawing), _curve_points(drawing)[0]])
+    pts = np.concatenate([spot_points(drawing), curve_points(drawing)[0]])
     (x0, y0), (x1, y1) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
     return {**view, "extent": [x0, y0, x1, y1]}
 
 
-def _spot_points(drawing: DrawingLike) -> np.ndarray:
+def spot_points(drawing: DrawingLike) -> np.ndarray:
     """The spots' places, (n, 2)."""
     xy = itertools.chain.from_iterable((s.x, s.y) for s in drawing.spots)
     return np.fromiter(xy, dtype=float).reshape(-1, 2)
 
 
-def _curve_points(drawing: DrawingLike) -> tuple[np.ndarray, np.ndarray]:
+def curve_points(drawing: DrawingLike) -> tuple[np.ndarray, np.ndarray]:
     """Every curve's points concatenated, (n, 2), and how many each curve has."""
     chain = itertools.chain.from_iterable
     curves = drawing.curves
@@ -311,7 +305,7 @@ def smooth_curves(drawing: DrawingLike, room: Room) -> tuple[np.ndarray, ...]:
 def _sheet_arrays(drawing: DrawingLike) -> tuple[np.ndarray, ...]:
     """What smoothing needs of a drawing: its curves' points and their counts, the spots,
     which spots are dead, and the spot at each end of each curve (-1: none)."""
-    pts, sizes = _curve_points(drawing)
+    pts, sizes = curve_points(drawing)
     where = {(float(s.x), float(s.y)): i for i, s in enumerate(drawing.spots)}
     spots = np.asarray(list(where), dtype=float).reshape(-1, 2)
     dead = np.asarray([s.lives <= 0 for s in drawing.spots], dtype=bool)[list(where.values())]
@@ -627,11 +621,11 @@ def _dashes(line: Sequence[Point] | np.ndarray, dash: float, gap: float) -> list
     return out
 
 
-def _newest(
+def newest_curves(
     drawing: DrawingLike, pts: np.ndarray, sizes: np.ndarray
 ) -> tuple[SpotLike | None, list[int]]:
     """The spot the latest move created (the highest number) and the indices of the curves
-    through it or ending at it (``pts``, ``sizes``: :func:`_curve_points`)."""
+    through it or ending at it (``pts``, ``sizes``: :func:`curve_points`)."""
     spots = list(drawing.spots)
     if not spots:
         return None, []
@@ -668,11 +662,11 @@ def _board_array(game: SproutsShown, view: View) -> np.ndarray:
     trial = _preview(game, view.get("preview"))
     shown = game if trial is None else trial
     drawing = shown.drawing
-    pts, sizes = _curve_points(drawing)
-    lay, fit = _layout_of(drawing, view, pts)
+    pts, sizes = curve_points(drawing)
+    lay, fit = layout_of(drawing, view, pts)
     curves = [fit.array(c) for c in smooth_curves(drawing, Room.of(lay, fit.k))]
     mark = trial is not None or (view.get("last", True) and game.ply > 0)
-    spot, newest = _newest(drawing, pts, sizes) if mark else (None, [])
+    spot, newest = newest_curves(drawing, pts, sizes) if mark else (None, [])
     ink = [c for i, c in enumerate(curves) if i not in newest]
     key = (lay, tuple(len(c) for c in ink), b"".join(c.tobytes() for c in ink))
     base = _inked.get(key)

@@ -207,8 +207,8 @@ def _sheets() -> list[Any]:
             if g.ply % 4 == 0:
                 lay, fit = sprouts.layout(g, {})
                 room = sprouts.Room.of(lay, fit.k)
-                pts, sizes = sprouts._curve_points(g.drawing)
-                spots_at = sprouts._spot_points(g.drawing)
+                pts, sizes = sprouts.curve_points(g.drawing)
+                spots_at = sprouts.spot_points(g.drawing)
                 ends = np.zeros((len(sizes), 2), dtype=np.int64)
                 keep_out = np.full(len(spots_at), room.spot_apart)
                 out.append((sprouts._Sheet.of(pts, sizes, spots_at, keep_out, ends), room))
