@@ -49,6 +49,12 @@ two positions have the same key exactly when they are the same game up to relabe
 rotation, reordering, mirroring and sound reductions (:mod:`engine.sprouts.canon`).
 ``==`` on ``Position`` compares the exact structure, ids included.
 
+Moves drawn with a finger
+-------------------------
+:func:`move_from_path` ``(game, start, path)`` names the legal move a path drawn from spot
+``start`` (drawing units) makes, or raises :class:`PathRefused` with a ``code``
+(:data:`PATH_CODES`) and the place ``at`` (:mod:`engine.sprouts.path`).
+
 Solving
 -------
 :mod:`engine.sprouts.solver`: ``outcome(p_or_glop, misere=False)`` (True when the player to
@@ -66,5 +72,6 @@ __all__ = ["BadPosition", "Position", "PositionMove"]
 # are ``Move`` like every game's (``Move is Game.move_type``); the position's are PositionMove.
 from engine.sprouts.game import ILLEGAL_CODES, Game
 from engine.sprouts.moves import Move
+from engine.sprouts.path import PATH_CODES, PathRefused, move_from_path
 
-__all__ += ["ILLEGAL_CODES", "Game", "Move"]
+__all__ += ["ILLEGAL_CODES", "PATH_CODES", "Game", "Move", "PathRefused", "move_from_path"]
