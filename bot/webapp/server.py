@@ -37,6 +37,7 @@ from bot.telegram.services import Services
 from bot.telegram.stored import load
 from bot.webapp import picture, state
 from bot.webapp.auth import AuthError, Launch, validate
+from engine import sprouts
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -62,6 +63,7 @@ class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(code)
         self.status, self.code, self.message = status, code, message
+        self.at: tuple[float, float] | None = None  # where a drawn path goes wrong
 
 
 @dataclass
@@ -118,7 +120,9 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
         return await handler(request)
     except ApiError as e:
-        body = {"error": e.code, "message": e.message}
+        body: dict[str, Any] = {"error": e.code, "message": e.message}
+        if e.at is not None:
+            body["at"] = list(e.at)
         return web.json_response(body, status=e.status, dumps=_dumps)
 
 
@@ -222,13 +226,45 @@ async def _preview(request: web.Request) -> web.StreamResponse:
 
 
 async def _move(request: web.Request) -> web.StreamResponse:
+    """``{version, move}`` in the game's notation, or for Рассада ``{version, start,
+    path}``: a finger path from spot ``start`` in the drawing's units, which the engine reads
+    as the legal move of its topology (refused with the reason and the place, ``at``)."""
     mini = request.app[MINIAPP_KEY]
     who = await mini.from_header(request)
     body = await _body(request, who.lang)
-    move = body.get("move")
+    version = _version(body, who.lang)
+    move: Any
+    if "path" in body:
+        move = await _drawn(mini, request.match_info["ref"], who, body, version)
+    else:
+        move = body.get("move")
     if not isinstance(move, str) or not move.strip() or len(move) > 64:
         raise ApiError(400, "bad_request", t(who.lang, "app.bad_request"))
-    return await _apply(request, mini, who, Play(text=move), _version(body, who.lang))
+    return await _apply(request, mini, who, Play(text=move), version)
+
+
+async def _drawn(mini: MiniApp, ref: str, who: Viewer, body: dict[str, Any], version: int) -> str:
+    """The notation of the Рассада move a drawn path makes, read on the match as stored at
+    ``version`` (a newer one is refused as stale, as a tap would be)."""
+    svc = mini.svc
+    match = await _read_match(svc, ref, who.lang)
+    start, path = body.get("start"), body.get("path")
+    if match.kind != "sprouts" or not isinstance(start, int) or not isinstance(path, list):
+        raise ApiError(400, "bad_request", t(who.lang, "app.bad_request"))
+    if match.version != version:
+        raise ApiError(409, "err.stale", t(who.lang, "err.stale"))
+    if match.status != "active":
+        raise ApiError(409, "err.finished", t(who.lang, "err.finished"))
+    game = match.game
+    assert isinstance(game, sprouts.Game)
+    try:
+        move = await asyncio.to_thread(sprouts.move_from_path, game, start, path)
+    except engine.IllegalMove as e:
+        refused = illegal(match, e)
+        error = ApiError(422, refused.text.key, t(who.lang, refused.text))
+        error.at = getattr(e, "at", None)
+        raise error from None
+    return str(game.format_move(move))
 
 
 async def _action(request: web.Request) -> web.StreamResponse:

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from playground.server import Emulator
-from tests.bot.helpers import buttons, wait_message
+from tests.bot.helpers import wait_message
 from tests.fixtures.playground import ScenarioClient, bot_settings, scenario
 from tests.fixtures.ports import free_port
 from tests.webapp.signing import init_data
@@ -86,6 +86,8 @@ async def in_group(pg: ScenarioClient, path: tuple[str, ...], *names: str) -> tu
         await users[0].press(label, chat=group)
     lobby = await group.last_with_buttons()
     await users[1].press("Join", lobby, group)
-    board = await wait_message(group, lobby.message_id, lambda m: bool(buttons(m, "p")))
+    board = await wait_message(
+        group, lobby.message_id, lambda m: "To move" in (m.caption or "") and bool(m.buttons)
+    )
     match_id = next((b.callback_data or "").split(":")[1] for row in board.buttons for b in row)
     return (*users, group, board, match_id)

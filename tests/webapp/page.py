@@ -109,3 +109,29 @@ async def line_xy(page: Any, move: str) -> tuple[float, float]:
             move,
         )
     )
+
+
+async def to_screen(page: Any, points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Рассада drawing units → screen pixels, through the SVG's data-units and viewBox."""
+    return [
+        tuple(p)
+        for p in await page.evaluate(
+            """(pts) => {
+              const svg = document.querySelector('#board svg'), vb = svg.viewBox.baseVal;
+              const u = JSON.parse(svg.dataset.units), r = svg.getBoundingClientRect();
+              return pts.map(([x, y]) => [
+                r.left + (x * u.scale + u.dx - vb.x) * r.width / vb.width,
+                r.top + (y * u.scale + u.dy - vb.y) * r.height / vb.height]);
+            }""",
+            points,
+        )
+    ]
+
+
+async def draw(page: Any, points: list[tuple[float, float]]) -> None:
+    """A finger (the mouse's pointer events) drawing through ``points`` (screen pixels)."""
+    await page.mouse.move(*points[0])
+    await page.mouse.down()
+    for x, y in points[1:]:
+        await page.mouse.move(x, y)
+    await page.mouse.up()

@@ -154,11 +154,13 @@
 
   $("view").addEventListener("pointerdown", function (e) {
     $("view").setPointerCapture(e.pointerId);
+    if (pointers.size === 0 && startDrawing(e.clientX, e.clientY)) return;
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pointers.size === 1) gesture = { x: e.clientX, y: e.clientY, moved: false, many: false };
     else if (gesture) { gesture.many = true; gesture.pinch = pinch(); }
   });
   $("view").addEventListener("pointermove", function (e) {
+    if (drawing) { extendDrawing(e.clientX, e.clientY); return; }
     const p = pointers.get(e.pointerId);
     if (!p || !gesture) return;
     const dx = e.clientX - p.x, dy = e.clientY - p.y;
@@ -177,6 +179,7 @@
     if (gesture.moved && view.s > 1) { view.x += dx; view.y += dy; apply(); }
   });
   function up(e) {
+    if (drawing) { finishDrawing(); return; }
     pointers.delete(e.pointerId);
     if (gesture && pointers.size === 0) {
       if (!gesture.moved && !gesture.many) tap(e.clientX, e.clientY);
@@ -184,7 +187,11 @@
     }
   }
   $("view").addEventListener("pointerup", up);
-  $("view").addEventListener("pointercancel", function (e) { pointers.delete(e.pointerId); gesture = null; });
+  $("view").addEventListener("pointercancel", function (e) {
+    pointers.delete(e.pointerId);
+    gesture = null;
+    if (drawing) { drawing.line.remove(); drawing = null; }
+  });
   $("view").addEventListener("wheel", function (e) {
     e.preventDefault();
     zoomAt(e.clientX, e.clientY, e.deltaY < 0 ? 1.25 : 0.8);
@@ -225,6 +232,74 @@
       if (d < bestD && d < 0.5 * len) { bestD = d; best = l.dataset.move; }
     });
     return best;
+  }
+
+  // -- Рассада: a curve drawn with a finger from a spot; the server says which move it is ---
+
+  let drawing = null; // {start, path (engine units), line (the drawn polyline)}
+  const SVGNS = "http://www.w3.org/2000/svg";
+
+  function units(svg) { return JSON.parse(svg.dataset.units); }
+
+  function startDrawing(cx, cy) {
+    const svg = $("board").querySelector("svg");
+    if (!svg || svg.dataset.game !== "sprouts" || !mine() || busy) return false;
+    const p = userPoint(svg, cx, cy);
+    let best = null, bestD = Infinity;
+    svg.querySelectorAll("circle.spot").forEach(function (c) {
+      const d = Math.hypot(p.x - c.cx.baseVal.value, p.y - c.cy.baseVal.value);
+      if (d < bestD) { bestD = d; best = c; }
+    });
+    if (!best || bestD > Math.max(3 * best.r.baseVal.value, 24)) return false;
+    const old = svg.querySelector("#drawn-layer");
+    if (old) old.remove();
+    const layer = document.createElementNS(SVGNS, "g");
+    layer.id = "drawn-layer";
+    const line = document.createElementNS(SVGNS, "polyline");
+    line.setAttribute("class", "drawn");
+    layer.appendChild(line);
+    svg.appendChild(layer);
+    drawing = { start: parseInt(best.dataset.spot, 10), path: [], line: line, layer: layer, svg: svg };
+    extendDrawing(cx, cy);
+    tg.haptic("impact", "light");
+    return true;
+  }
+
+  function extendDrawing(cx, cy) {
+    const u = units(drawing.svg), p = userPoint(drawing.svg, cx, cy);
+    drawing.path.push([(p.x - u.dx) / u.scale, (p.y - u.dy) / u.scale]);
+    const pts = drawing.line.getAttribute("points") || "";
+    drawing.line.setAttribute("points", pts + " " + p.x.toFixed(1) + "," + p.y.toFixed(1));
+  }
+
+  function finishDrawing() {
+    const d = drawing;
+    drawing = null;
+    if (d.path.length < 3) { d.layer.remove(); return; }
+    busy = true;
+    api("/move", { version: state.version, start: d.start, path: d.path }).then(function (r) {
+      busy = false;
+      if (r.status === 200) {
+        tg.haptic("notification", "success");
+        show(r.body);
+        return;
+      }
+      tg.haptic("notification", "error");
+      toast(r.body.message || "");
+      d.line.setAttribute("class", "drawn refused");
+      d.layer.dataset.refused = r.body.error || "";
+      if (r.body.at) {
+        const u = units(d.svg);
+        const mark = document.createElementNS(SVGNS, "circle");
+        mark.setAttribute("class", "refused-at");
+        mark.setAttribute("cx", String(r.body.at[0] * u.scale + u.dx));
+        mark.setAttribute("cy", String(r.body.at[1] * u.scale + u.dy));
+        mark.setAttribute("r", String(Math.max(14, 2.5 * (d.svg.viewBox.baseVal.width / 412))));
+        d.layer.appendChild(mark);
+      }
+      setTimeout(function () { d.layer.remove(); }, 4000);
+      if (r.status === 409) reload();
+    }, function () { busy = false; d.layer.remove(); });
   }
 
   function tap(cx, cy) {
