@@ -42,7 +42,7 @@ from engine import sprouts
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 LIVE_PER_USER = 4  # open live channels per person (per replica)
-HEARTBEAT = 15.0  # seconds between SSE comments that keep proxies from closing the stream
+HEARTBEAT = 5.0  # seconds between SSE comments: proxies keep the stream, a gone page is noticed
 # The match layer's refusals as HTTP statuses: stale → 409, not yours → 403, gone → 404;
 # the rules (an illegal move, nothing to accept…) → 422.
 STATUS_OF = {

@@ -27,6 +27,9 @@ async def test_read_move_and_refusals(
     assert (mine["game"], mine["seat"], mine["turn"], mine["over"]) == ("dots", 0, 0, False)
     assert 'data-game="dots"' in mine["svg"] and "data-grid=" in mine["svg"]
     assert "resign" in {x["action"] for x in mine["actions"]}
+    headers = {**a.headers(), "Accept-Encoding": "gzip"}
+    async with http.get(f"{a.base}/app/api/match/{ref}", headers=headers) as r:
+        assert r.headers.get("Content-Encoding") == "gzip"  # the SVG travels compressed
     status, watching = await c.get(ref)
     assert status == 200 and watching["seat"] is None and watching["actions"] == []
     v = mine["version"]
