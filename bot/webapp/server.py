@@ -152,7 +152,8 @@ def add_routes(app: web.Application, application: Application) -> None:  # type:
 
 async def _slash(request: web.Request) -> web.StreamResponse:
     """The page's relative URLs (static/…, api/…) need the slash."""
-    raise web.HTTPFound(request.rel_url.with_path("/app/"))
+    query = f"?{request.query_string}" if request.query_string else ""
+    raise web.HTTPFound(f"/app/{query}")
 
 
 async def _page(request: web.Request) -> web.StreamResponse:
