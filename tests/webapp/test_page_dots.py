@@ -112,3 +112,24 @@ async def test_without_launch_data_the_page_says_why(mpg: ScenarioClient) -> Non
         await page.goto(f"http://127.0.0.1:{mpg._settings.port}/app/?m=abcdEFGH")
         await page.wait_for_selector("body[data-ready='error']")
         assert "Open this board" in await page.inner_text("#line")
+
+
+async def test_stop_from_the_page_shows_its_timer(
+    mpg: ScenarioClient, http: aiohttp.ClientSession, redis_url: str
+) -> None:
+    alice, bob, _group, board, ref = await dots_in_group(mpg, "alice", "bob")
+    async with chromium() as browser:
+        pages = [
+            await open_page(browser, page_url(mini_client(mpg, http, u.id), ref))
+            for u in (alice, bob)
+        ]
+        assert await pages[0].inner_text("#clock") == ""
+        await pages[0].click("nav button[data-action='stop']")
+        for page in pages:  # the caller's answer, and the other's live stream
+            await page.wait_for_function(
+                "document.getElementById('clock').textContent.startsWith('✋ ')"
+            )
+        stopped = await stored_match(redis_url, board)
+        assert stopped.game.stopped_by == 0  # type: ignore[attr-defined]
+        # Bob moves alone now; his page offers Done.
+        await pages[1].wait_for_selector("nav button[data-action='done']")

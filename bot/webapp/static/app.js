@@ -72,6 +72,8 @@
       players.appendChild(el);
     });
     $("line").textContent = s.line + (s.last ? " · " + s.last : "");
+    skew = s.clocks.now - Date.now() / 1000;
+    tick();
     if (changed) {
       $("board").innerHTML = s.svg;
       ghost = null;
@@ -82,6 +84,19 @@
     document.body.dataset.version = String(s.version);
     document.body.dataset.ready = "1";
   }
+
+  // The move clock and the STOP timer, counted down on the server's clock.
+  let skew = 0;
+
+  function tick() {
+    const c = state && !state.over ? state.clocks : null;
+    const until = c ? (c.stop_deadline || c.deadline) : null;
+    const el = $("clock");
+    if (!until) { el.textContent = ""; return; }
+    const left = Math.max(0, Math.round(until - (Date.now() / 1000 + skew)));
+    el.textContent = (c.stop_deadline ? "✋ " : "⏱ ") + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+  }
+  setInterval(tick, 1000);
 
   function boardTheme() {
     const svg = $("board").querySelector("svg");
