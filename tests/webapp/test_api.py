@@ -6,13 +6,15 @@ a move racing a button tap applies exactly once."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import aiohttp
 
-from tests.bot.helpers import buttons, stored_match, version, wait_message
+from tests.bot.helpers import buttons, quick_game, stored_match, version, wait_message
 from tests.fixtures.playground import ScenarioClient
-from tests.webapp.conftest import dots_in_group, mini_client
+from tests.webapp.conftest import MiniClient, dots_in_group, mini_client
 from tests.webapp.signing import init_data
 
 
@@ -110,3 +112,30 @@ async def test_a_mini_app_move_racing_a_tap_applies_once(
     elif tap is not None:
         assert "changed" in tap.text, tap
     await wait_message(group, board.message_id, lambda m: version(m) == v + 1)
+
+
+async def test_a_move_against_the_bot_gets_its_answer(
+    mpg: ScenarioClient, http: aiohttp.ClientSession
+) -> None:
+    """The effects of a Mini App move are a tap's: the bot's own move follows."""
+    alice = await mpg.user("alice")
+    board = await quick_game(alice, "⚡ Dots vs bot")
+    ref = (board.buttons[0][0].callback_data or "").split(":")[1]
+    a = mini_client(mpg, http, alice.id)
+    status, state = await a.get(ref)
+    assert status == 200 and state["seat"] == 0
+    if state["turn"] != 0:  # the bot moved first
+        state = await _until(a, ref, lambda s: s["turn"] == 0)
+    status, moved = await a.post(ref, "move", {"version": state["version"], "move": "c3"})
+    assert status == 200, moved
+    answered = await _until(a, ref, lambda s: s["turn"] == 0 and s["version"] > moved["version"])
+    assert answered["last"] not in ("", "c3")
+
+
+async def _until(a: MiniClient, ref: str, ok: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    for _ in range(300):  # generous: the bot thinks on a busy machine
+        status, state = await a.get(ref)
+        if status == 200 and ok(state):
+            return state
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"not reached: {state}")
