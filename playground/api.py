@@ -31,6 +31,7 @@ from playground.limits import (
     check_inline_keyboard,
     check_text,
 )
+from playground.miniapp import MiniAppError, check_app_url
 from playground.world import Chat, Message, World
 
 CHAT_ACTIONS = {
@@ -46,6 +47,7 @@ CHAT_ACTIONS = {
     "record_video_note",
     "upload_video_note",
 }
+MEDIA_GROUP = (2, 10)  # the items an album may hold
 POLL_TIMEOUT_MAX = 50.0
 
 
@@ -132,11 +134,13 @@ class BotApi:
             for name in (
                 *("getMe", "logOut", "close", "getUpdates", "setWebhook", "deleteWebhook"),
                 *("getWebhookInfo", "sendMessage", "sendPhoto", "sendAnimation", "sendDocument"),
+                *("sendMediaGroup",),
                 *("editMessageText", "editMessageCaption", "editMessageMedia"),
                 *("editMessageReplyMarkup", "deleteMessage", "answerCallbackQuery"),
                 *("answerInlineQuery", "sendChatAction", "setMyCommands", "getMyCommands"),
                 *("deleteMyCommands", "getChat", "getChatMember", "getFile", "setMyDescription"),
-                *("setMyShortDescription", "setMyName"),
+                *("setMyShortDescription", "setMyName", "setChatMenuButton"),
+                *("getChatMenuButton",),
             )
         }
 
@@ -188,9 +192,12 @@ class BotApi:
             return self.world.files.add(kind, data, value.rsplit("/", 1)[-1] or None, None)
         return self.world.files.get(value)
 
-    def _markup(self, params: Params) -> dict[str, Any] | None:
+    def _markup(self, params: Params, chat: Chat | None) -> dict[str, Any] | None:
+        """The reply markup for a message in ``chat`` (None: an inline message)."""
         markup = params.json("reply_markup")
-        return None if markup is None else check_inline_keyboard(markup)
+        if markup is None:
+            return None
+        return check_inline_keyboard(markup, web_app=chat is not None and chat.type == "private")
 
     def _text(self, params: Params, name: str = "text") -> tuple[str, list[dict[str, Any]]]:
         text, entities = parse(
@@ -319,7 +326,7 @@ class BotApi:
         chat = self.world.resolve_chat(p.require("chat_id"))
         p.require("text")
         text, entities = self._text(p)
-        markup = self._markup(p)
+        markup = self._markup(p, chat)
         reply_to, without = self._reply_to(p)
         msg = self.world.bot_send(
             chat,
@@ -334,7 +341,7 @@ class BotApi:
     async def _send_media(self, p: Params, kind: str) -> Any:
         chat = self.world.resolve_chat(p.require("chat_id"))
         caption, entities = self._caption(p)
-        markup = self._markup(p)
+        markup = self._markup(p, chat)
         reply_to, without = self._reply_to(p)
         p.require(kind)
         stored = await self._input_file(p, p.raw(kind), kind, field=kind)
@@ -349,6 +356,45 @@ class BotApi:
             allow_without_reply=without,
         )
         return self.world.message_api(msg)
+
+    async def m_sendMediaGroup(self, p: Params) -> Any:
+        """An album of 2–10 photos (or of documents: the two do not mix), each with its own
+        caption; no keyboard. Every item is checked before any is sent, and the messages come
+        back as an array sharing one ``media_group_id``."""
+        chat = self.world.resolve_chat(p.require("chat_id"))
+        p.require("media")
+        items = p.json("media")
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise bad_request("can't parse media JSON object")
+        if not MEDIA_GROUP[0] <= len(items) <= MEDIA_GROUP[1]:
+            raise bad_request("wrong number of media specified")
+        kinds = {i.get("type") for i in items}
+        if not kinds <= {"photo", "document"}:
+            raise bad_request(f"can't parse InputMedia: unsupported media type {kinds!r}")
+        if len(kinds) > 1:
+            raise bad_request("document can't be mixed with other media types")
+        reply_to, without = self._reply_to(p)
+        album = []
+        for item in items:
+            if "media" not in item:
+                raise bad_request("can't parse InputMedia: Media is not specified")
+            caption, entities = parse(
+                item.get("caption") or "", item.get("parse_mode"), item.get("caption_entities")
+            )
+            check_caption(caption)
+            stored = await self._input_file(p, item["media"], str(item["type"]))
+            album.append(
+                {
+                    "media": stored,
+                    "media_kind": str(item["type"]),
+                    "caption": caption or None,
+                    "caption_entities": entities,
+                }
+            )
+        sent = self.world.bot_send_album(
+            chat, album, reply_to=reply_to, allow_without_reply=without
+        )
+        return [self.world.message_api(m) for m in sent]
 
     async def m_sendPhoto(self, p: Params) -> Any:
         return await self._send_media(p, "photo")
@@ -375,7 +421,7 @@ class BotApi:
         p.require("text")
         text, entities = self._text(p)
         changes: dict[str, Any] = {"text": text, "entities": entities}
-        changes["reply_markup"] = self._markup(p)
+        changes["reply_markup"] = self._markup(p, chat)
         return self._edit(msg, chat, changes)
 
     async def m_editMessageCaption(self, p: Params) -> Any:
@@ -384,7 +430,7 @@ class BotApi:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = self._caption(p)
         changes: dict[str, Any] = {"caption": caption, "caption_entities": entities}
-        changes["reply_markup"] = self._markup(p)
+        changes["reply_markup"] = self._markup(p, chat)
         return self._edit(msg, chat, changes)
 
     async def m_editMessageMedia(self, p: Params) -> Any:
@@ -407,13 +453,13 @@ class BotApi:
             "media_kind": kind,
             "caption": caption or None,
             "caption_entities": entities,
-            "reply_markup": self._markup(p),
+            "reply_markup": self._markup(p, chat),
         }
         return self._edit(msg, chat, changes)
 
     async def m_editMessageReplyMarkup(self, p: Params) -> Any:
         msg, chat = self._target(p)
-        return self._edit(msg, chat, {"reply_markup": self._markup(p)})
+        return self._edit(msg, chat, {"reply_markup": self._markup(p, chat)})
 
     async def m_deleteMessage(self, p: Params) -> Any:
         chat = self.world.resolve_chat(p.require("chat_id"))
@@ -528,6 +574,53 @@ class BotApi:
 
     async def m_setMyName(self, p: Params) -> Any:
         return True
+
+    # ------------------------------------------------------------------ the menu button
+    def _menu_chat(self, p: Params) -> int | None:
+        """The private chat a menu-button call names (None: the default for all)."""
+        if not p.has("chat_id"):
+            return None
+        chat = self.world.resolve_chat(p.raw("chat_id"))
+        if chat.type != "private":
+            raise bad_request("chat not found")  # a menu button exists in private chats only
+        return chat.id
+
+    async def m_setChatMenuButton(self, p: Params) -> Any:
+        where = self._menu_chat(p)
+        button = p.json("menu_button")
+        if button is None:
+            button = {"type": "default"}
+        if not isinstance(button, dict) or button.get("type") not in (
+            "commands",
+            "web_app",
+            "default",
+        ):
+            raise bad_request("can't parse menu button JSON object")
+        if button["type"] == "web_app":
+            info = button.get("web_app")
+            url = info.get("url") if isinstance(info, dict) else None
+            if not isinstance(url, str) or not isinstance(button.get("text"), str):
+                raise bad_request("can't parse menu button JSON object")
+            try:
+                check_app_url(url)
+            except MiniAppError as e:
+                raise bad_request(f"menu button {e}") from None
+            button = {"type": "web_app", "text": button["text"], "web_app": {"url": url}}
+        if button["type"] == "default":
+            self.world.menu_buttons.pop(where, None)
+        else:
+            self.world.menu_buttons[where] = {
+                k: button[k] for k in ("type", "text", "web_app") if k in button
+            }
+        self.world.emit("menu_button", chat=where)
+        return True
+
+    async def m_getChatMenuButton(self, p: Params) -> Any:
+        where = self._menu_chat(p)
+        button = self.world.menu_buttons.get(where)
+        if button is None and where is not None:
+            button = self.world.menu_buttons.get(None)
+        return button or {"type": "commands"}
 
     # ------------------------------------------------------------------ chats and files
     async def m_getChat(self, p: Params) -> Any:

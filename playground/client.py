@@ -49,6 +49,35 @@ class Button:
     callback_data: str | None = None
     url: str | None = None
     switch_inline_query: str | None = None
+    web_app: str | None = None  # the URL a web_app button opens
+
+
+@dataclass(frozen=True)
+class MiniAppLaunch:
+    """A Mini App opened by a person: ``url`` is the app URL with the launch parameters in
+    its hash (open it in a browser), ``init_data`` the signed tgWebAppData."""
+
+    session: str
+    kind: str
+    url: str
+    app_url: str
+    init_data: str
+    start_param: str | None
+    title: str
+    theme: str
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> MiniAppLaunch:
+        return cls(
+            d["session"],
+            d["kind"],
+            d["url"],
+            d["app_url"],
+            d["init_data"],
+            d.get("start_param"),
+            d["title"],
+            d["theme"],
+        )
 
 
 @dataclass(frozen=True)
@@ -80,6 +109,7 @@ class MessageView:
     service: str | None
     reply_to: int | None
     raw: dict[str, Any] = field(repr=False, compare=False)
+    media_group: str | None = None  # the album (sendMediaGroup) it came in
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MessageView:
@@ -92,6 +122,7 @@ class MessageView:
                     b.get("callback_data"),
                     b.get("url"),
                     b.get("switch_inline_query", b.get("switch_inline_query_current_chat")),
+                    (b.get("web_app") or {}).get("url"),
                 )
                 for c, b in enumerate(row)
             )
@@ -119,6 +150,7 @@ class MessageView:
             service=d.get("service"),
             reply_to=d.get("reply_to"),
             raw=d,
+            media_group=d.get("media_group"),
         )
 
     @property
@@ -357,6 +389,22 @@ class PlaygroundClient:
         """The active faults and how many calls each kind has failed so far."""
         return dict(await self._get("/pg/faults"))
 
+    async def set_mini_app(self, url: str, short_name: str, title: str = "") -> dict[str, Any]:
+        """Register the bot's Mini App as BotFather's /newapp would (direct links open it)."""
+        body = {"url": url, "short_name": short_name, "title": title}
+        return dict((await self._post("/pg/miniapp", body))["app"])
+
+    async def mini_app_events(
+        self, session: str | None = None, after: int = 0
+    ) -> list[dict[str, Any]]:
+        """What passed between Mini Apps and their panels (of one ``session`` if given):
+        ``{"event": "web_app_trigger_haptic_feedback", "data": {...}, ...}``."""
+        return [
+            e
+            for e in await self.events(after)
+            if e["type"] == "miniapp" and (session is None or e["session"] == session)
+        ]
+
     async def file_bytes(self, file_id: str) -> bytes:
         return bytes(await self._get(f"/pg/files/{file_id}"))
 
@@ -568,6 +616,51 @@ class UserHandle:
         data = await self.client._post("/pg/link", body)
         await self._after(settle)
         return MessageView.from_json(data)
+
+    async def open_mini_app(
+        self,
+        text: str,
+        message: MessageView | None = None,
+        chat: ChatHandle | None = None,
+        *,
+        theme: str = "light",
+    ) -> MiniAppLaunch:
+        """Press the ``web_app`` button labelled ``text`` (default: in the newest keyboard)."""
+        if message is None:
+            message = await (chat or self.private).last_with_buttons()
+        b = message.find_button(text)
+        body = {
+            "user": self.id,
+            "chat": message.chat,
+            "message_id": message.message_id,
+            "row": b.row,
+            "col": b.col,
+            "theme": theme,
+        }
+        return MiniAppLaunch.from_json(await self.client._post("/pg/miniapp/launch", body))
+
+    async def open_mini_app_link(
+        self, url: str, chat: ChatHandle | None = None, *, theme: str = "light"
+    ) -> MiniAppLaunch:
+        """Follow a direct link ``t.me/<bot>/<app>?startapp=…`` in ``chat``."""
+        body = {"user": self.id, "url": url, "chat": (chat or self.private).ref, "theme": theme}
+        return MiniAppLaunch.from_json(await self.client._post("/pg/miniapp/launch", body))
+
+    async def web_app_init_data(
+        self,
+        *,
+        start_param: str | None = None,
+        chat: ChatHandle | None = None,
+        auth_date: int | None = None,
+    ) -> str:
+        """Signed initData for this person (see ``World.web_app_init_data``)."""
+        body = {
+            "user": self.id,
+            "start_param": start_param,
+            "chat": chat.ref if chat else None,
+            "auth_date": auth_date,
+        }
+        return str((await self.client._post("/pg/miniapp/init_data", body))["init_data"])
 
     async def inline(
         self, query: str, chat: ChatHandle | None = None, *, offset: str = ""

@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.miniapp import MiniAppError, check_app_url
+
 TEXT_MAX = 4096
 CAPTION_MAX = 1024
 CALLBACK_DATA_MAX = 64
@@ -101,9 +103,11 @@ _BUTTON_ACTIONS = (
 )
 
 
-def check_inline_keyboard(markup: object) -> dict[str, Any]:
+def check_inline_keyboard(markup: object, *, web_app: bool = False) -> dict[str, Any]:
     """Validate an ``InlineKeyboardMarkup`` the way Telegram does before it stores it; the
-    markup back, as the JSON object it has been checked to be."""
+    markup back, as the JSON object it has been checked to be. ``web_app``: the message is
+    in a private chat with the bot, the only place ``web_app`` buttons are allowed (groups,
+    channels and inline messages get BUTTON_TYPE_INVALID)."""
     if not isinstance(markup, dict):
         raise bad_request("can't parse reply keyboard markup JSON object")
     if "inline_keyboard" not in markup:
@@ -133,7 +137,21 @@ def check_inline_keyboard(markup: object) -> dict[str, Any]:
                 not isinstance(url, str) or ("://" not in url and not url.startswith("tg:"))
             ):
                 raise bad_request("BUTTON_URL_INVALID")
+            if "web_app" in button:
+                _check_web_app(button["web_app"], web_app)
     return markup
+
+
+def _check_web_app(info: object, allowed: bool) -> None:
+    if not allowed:
+        raise bad_request("BUTTON_TYPE_INVALID")
+    url = info.get("url") if isinstance(info, dict) else None
+    if not isinstance(url, str):
+        raise bad_request("can't parse inline keyboard button: WebAppInfo must be an Object")
+    try:
+        check_app_url(url)
+    except MiniAppError as e:
+        raise bad_request(f"inline keyboard button {e}") from None
 
 
 def check_photo_dimensions(width: int, height: int, size: int) -> None:

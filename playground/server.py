@@ -21,6 +21,7 @@ from aiohttp import web
 from playground.api import BotApi, Params, Upload
 from playground.faults import BadFault
 from playground.limits import NOT_FOUND, UNAUTHORIZED, ApiError, Limits
+from playground.miniapp import THEMES, VERSION
 from playground.world import Chat, PlaygroundError, User, World
 
 log = logging.getLogger(__name__)
@@ -166,6 +167,10 @@ class Emulator:
             "/pg/requests": ("GET", self._requests),
             "/pg/limits": ("POST", self._set_limits),
             "/pg/faults": ("*", self._faults),
+            "/pg/miniapp": ("*", self._mini_app),
+            "/pg/miniapp/launch": ("POST", self._mini_app_launch),
+            "/pg/miniapp/init_data": ("POST", self._mini_app_init_data),
+            "/pg/miniapp/events": ("POST", self._mini_app_event),
         }
         for path, (method, handler) in people.items():
             r.add_route(method, path, self._people(handler))
@@ -350,6 +355,7 @@ class Emulator:
                 "bot": self._bot_info(),
                 "users": [w.user_view(u) for u in w.users.values()],
                 "chats": [w.chat_view(c) for c in w.chats.values()],
+                "mini_app": w.mini_app.to_json() if w.mini_app else None,
                 "seq": w.seq,
             }
         )
@@ -607,6 +613,62 @@ class Emulator:
         elif request.method != "GET":
             raise PlaygroundError("GET or POST")
         return _json(faults.to_json())
+
+    # ------------------------------------------------------------------ Mini Apps
+    async def _mini_app(self, request: web.Request) -> web.Response:
+        """GET: the bot's Mini App (null if none), Telegram's themes and the protocol
+        version; POST ``{"url", "short_name", "title"?}`` sets it as BotFather's /newapp
+        would (``{"clear": true}`` removes it)."""
+        w = self.world
+        if request.method == "POST":
+            b = await self._body(request)
+            if b.get("clear"):
+                w.mini_app = None
+            else:
+                w.set_mini_app(str(b["url"]), str(b["short_name"]), str(b.get("title") or ""))
+        elif request.method != "GET":
+            raise PlaygroundError("GET or POST")
+        app = w.mini_app.to_json() if w.mini_app else None
+        return _json({"app": app, "themes": THEMES, "version": VERSION})
+
+    async def _mini_app_launch(self, request: web.Request) -> web.Response:
+        """Open a Mini App as ``user``: a ``web_app`` button (``chat``, ``message_id``,
+        ``row``, ``col``), a direct link (``url`` followed in ``chat``) or the menu button
+        (``menu: true``); answers the URL with its launch parameters and the session id the
+        panel reports events under."""
+        b = await self._body(request)
+        w = self.world
+        user = w.user(b["user"])
+        theme = str(b.get("theme") or "light")
+        if b.get("menu"):
+            launch = w.launch_menu(user, theme)
+        elif b.get("url"):
+            chat = w.chat(b["chat"]) if b.get("chat") is not None else w.chats[user.id]
+            launch = w.launch_link(user, str(b["url"]), chat, theme)
+        else:
+            launch = w.launch_button(
+                user, w.chat(b["chat"]), int(b["message_id"]), int(b["row"]), int(b["col"]), theme
+            )
+        return _json(launch.to_json())
+
+    async def _mini_app_init_data(self, request: web.Request) -> web.Response:
+        """``world.web_app_init_data`` over HTTP: ``{"user", "start_param"?, "chat"?,
+        "auth_date"?}``."""
+        b = await self._body(request)
+        w = self.world
+        auth_date = b.get("auth_date")
+        init = w.web_app_init_data(
+            w.user(b["user"]),
+            start_param=b.get("start_param"),
+            chat=w.chat(b["chat"]) if b.get("chat") is not None else None,
+            auth_date=int(auth_date) if auth_date is not None else None,
+        )
+        return _json({"init_data": init})
+
+    async def _mini_app_event(self, request: web.Request) -> web.Response:
+        b = await self._body(request)
+        launch = self.world.mini_app_event(str(b["session"]), b["event"], b.get("data"))
+        return _json({"session": launch.session, "closed": launch.closed})
 
     # ------------------------------------------------------------------ page and live events
     async def _index(self, request: web.Request) -> web.FileResponse:

@@ -31,6 +31,17 @@ from playground.limits import (
     bad_request,
     forbidden,
 )
+from playground.miniapp import (
+    Launch,
+    MiniApp,
+    MiniAppError,
+    check_start_param,
+    make_mini_app,
+    new_query_id,
+    new_session,
+    sign_init_data,
+    user_json,
+)
 
 BOT_ID = 6_000_000_001
 FIRST_USER_ID = 7_000_000_001
@@ -89,6 +100,7 @@ class Message:
     edit_date: int | None = None
     inline_message_id: str | None = None
     service: dict[str, Any] | None = None
+    media_group_id: str | None = None  # the album it was sent in (sendMediaGroup)
 
     def content(self) -> tuple[Any, ...]:
         """What 'message is not modified' compares."""
@@ -180,6 +192,9 @@ class World:
         self.bot_last_activity = time.monotonic()
         self.bot_seen = False  # the bot has polled or set a webhook at least once
         self.bot_backoff_until = 0.0  # a bot told to retry after N s is still busy until then
+        self.mini_app: MiniApp | None = None  # what BotFather's /newapp would set (/pg/miniapp)
+        self.menu_buttons: dict[int | None, dict[str, Any]] = {}  # chat id (None: default)
+        self.launches: dict[str, Launch] = {}  # Mini App sessions by id
 
     # ------------------------------------------------------------------ events and waiting
     def emit(self, kind: str, **data: Any) -> None:
@@ -198,8 +213,11 @@ class World:
     async def changed(self, timeout: float) -> None:
         """Wait until the next event or update (or the timeout)."""
         tick = self._tick
+        # asyncio.timeout, not wait_for: on 3.11 wait_for swallows a cancellation that comes
+        # while the event is already set, and the webhook deliverer then never stopped.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(tick.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await tick.wait()
 
     def events_after(self, seq: int) -> list[dict[str, Any]]:
         return [e for e in self.events if e["seq"] > seq]
@@ -459,6 +477,21 @@ class World:
             return not to or to.lower() == self.bot_username.lower()
         return False
 
+    def _button(
+        self, user: User, chat: Chat, message_id: int, row: int, col: int
+    ) -> dict[str, Any]:
+        if user.id not in chat.members:
+            raise PlaygroundError(f"{user.username} is not in this chat")
+        msg = chat.messages.get(message_id)
+        if msg is None:
+            raise PlaygroundError(f"no message {message_id}")
+        rows = (msg.reply_markup or {}).get("inline_keyboard") or []
+        try:
+            button: dict[str, Any] = rows[row][col]
+        except IndexError:
+            raise PlaygroundError(f"no button at row {row}, column {col}") from None
+        return button
+
     def press(
         self,
         user: User,
@@ -472,18 +505,10 @@ class World:
 
         ``forged`` replaces the button's data, as a modified client could: the bot must
         refuse such data without changing anything."""
-        if user.id not in chat.members:
-            raise PlaygroundError(f"{user.username} is not in this chat")
-        msg = chat.messages.get(message_id)
-        if msg is None:
-            raise PlaygroundError(f"no message {message_id}")
-        rows = (msg.reply_markup or {}).get("inline_keyboard") or []
-        try:
-            button = rows[row][col]
-        except IndexError:
-            raise PlaygroundError(f"no button at row {row}, column {col}") from None
+        button = self._button(user, chat, message_id, row, col)
+        msg = chat.messages[message_id]
         if "callback_data" not in button:
-            return None, button  # url / switch_inline_query buttons are the client's business
+            return None, button  # url / web_app / switch_inline_query: the client's business
         query = CallbackQuery(
             str(secrets.randbits(63)),
             user.id,
@@ -507,16 +532,32 @@ class World:
         self.emit("press", user=user.id, chat=chat.ref, message_id=message_id, query=query.id)
         return query, button
 
-    def open_link(self, user: User, url: str, group: Chat | None = None) -> Message:
-        """t.me/<bot>?start=… in the private chat; ?startgroup=… adds the bot to ``group``."""
+    def bot_link(self, url: str) -> tuple[str | None, dict[str, str]]:
+        """A t.me link to this bot: the Mini App short name in its path (if any) and its
+        query (``start``, ``startgroup``, ``startapp``…)."""
         parts = urlsplit(url if "://" in url else "https://" + url)
-        name = parts.path.strip("/")
+        name, _, app = parts.path.strip("/").partition("/")
         if (
             parts.hostname not in ("t.me", "telegram.me")
             or name.lower() != self.bot_username.lower()
+            or "/" in app
         ):
             raise PlaygroundError(f"not a link to @{self.bot_username}: {url}")
         query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+        return app or None, query
+
+    def is_mini_app_link(self, url: str) -> bool:
+        try:
+            app, query = self.bot_link(url)
+        except PlaygroundError:
+            return False
+        return app is not None or "startapp" in query
+
+    def open_link(self, user: User, url: str, group: Chat | None = None) -> Message:
+        """t.me/<bot>?start=… in the private chat; ?startgroup=… adds the bot to ``group``."""
+        if self.is_mini_app_link(url):
+            raise PlaygroundError("a Mini App link opens a Mini App: /pg/miniapp/launch")
+        _, query = self.bot_link(url)
         if "startgroup" in query:
             if group is None:
                 raise PlaygroundError("choose a group for a startgroup link")
@@ -530,6 +571,162 @@ class World:
         return self.user_send(
             user, self.chats[user.id], "/start" + (f" {payload}" if payload else "")
         )
+
+    # ------------------------------------------------------------------ Mini Apps
+    def set_mini_app(self, url: str, short_name: str, title: str = "") -> MiniApp:
+        """What BotFather's /newapp records: the URL direct links open, the short name."""
+        try:
+            self.mini_app = make_mini_app(url, short_name, title or self.bot_name)
+        except MiniAppError as e:
+            raise PlaygroundError(str(e)) from None
+        self.emit("mini_app", app=self.mini_app.to_json())
+        return self.mini_app
+
+    def web_app_init_data(
+        self,
+        user: User | int | str,
+        *,
+        start_param: str | None = None,
+        chat: Chat | int | None = None,
+        auth_date: int | None = None,
+        query_id: str | None = None,
+        token: str | None = None,
+    ) -> str:
+        """The initData Telegram would give ``user``'s Mini App, signed with the bot token
+        (``token``: sign with another one instead, a forgery). Without ``chat`` it is a
+        launch from a ``web_app`` button or the menu button (``query_id``, ``user``,
+        ``auth_date``); with ``chat`` (the chat a direct link was opened in) it carries
+        ``chat_instance``, ``chat_type`` and ``start_param`` instead, as Telegram documents.
+        ``auth_date`` defaults to now: pass an old one for an expired launch."""
+        person = user if isinstance(user, User) else self.user(user)
+        fields: dict[str, str] = {}
+        if chat is None:
+            fields["query_id"] = query_id or new_query_id()
+        elif query_id is not None:
+            fields["query_id"] = query_id
+        fields["user"] = user_json(self.web_app_user(person))
+        if chat is not None:
+            where = chat if isinstance(chat, Chat) else self.chat(chat)
+            fields["chat_instance"] = where.instance
+            fields["chat_type"] = {"private": "sender", "dialog": "private"}.get(
+                where.type, where.type
+            )
+        if start_param:
+            fields["start_param"] = start_param
+        fields["auth_date"] = str(int(time.time()) if auth_date is None else auth_date)
+        return sign_init_data(token or self.token, fields)
+
+    def web_app_user(self, user: User) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": user.id,
+            "first_name": user.first_name,
+            "username": user.username,
+            "language_code": user.language_code,
+        }
+        if user.started and not user.blocked:
+            out["allows_write_to_pm"] = True
+        return out
+
+    def _launch(
+        self,
+        user: User,
+        chat: Chat,
+        kind: str,
+        app_url: str,
+        theme: str,
+        *,
+        start_param: str | None = None,
+        link_chat: Chat | None = None,
+        title: str = "",
+    ) -> Launch:
+        if theme not in ("light", "dark"):
+            raise PlaygroundError('theme is "light" or "dark"')
+        init = self.web_app_init_data(user, start_param=start_param, chat=link_chat)
+        launch = Launch(
+            new_session(),
+            user.id,
+            chat.ref,
+            kind,
+            app_url,
+            init,
+            start_param,
+            title or self.bot_name,
+            theme,
+        )
+        self.launches[launch.session] = launch
+        self.emit(
+            "miniapp",
+            session=launch.session,
+            user=user.id,
+            chat=chat.ref,
+            event="open",
+            data={"kind": kind, "url": app_url, "start_param": start_param},
+        )
+        return launch
+
+    def launch_button(
+        self, user: User, chat: Chat, message_id: int, row: int, col: int, theme: str = "light"
+    ) -> Launch:
+        """Press a ``web_app`` button: its Mini App opens (the bot gets no update)."""
+        button = self._button(user, chat, message_id, row, col)
+        app = button.get("web_app")
+        if not isinstance(app, dict) or not isinstance(app.get("url"), str):
+            raise PlaygroundError("that button does not open a Mini App")
+        return self._launch(user, chat, "button", app["url"], theme)
+
+    def launch_link(self, user: User, url: str, chat: Chat, theme: str = "light") -> Launch:
+        """Follow ``t.me/<bot>/<short_name>?startapp=…`` (or ``t.me/<bot>?startapp=…``, the
+        bot's main Mini App) in ``chat``."""
+        if user.id not in chat.members:
+            raise PlaygroundError(f"{user.username} is not in this chat")
+        app_name, query = self.bot_link(url)
+        app = self.mini_app
+        if app is None:
+            raise PlaygroundError(f"@{self.bot_username} has no Mini App (POST /pg/miniapp)")
+        if app_name is not None and app_name.lower() != app.short_name.lower():
+            raise PlaygroundError(f"@{self.bot_username} has no Mini App {app_name!r}")
+        try:
+            start = check_start_param(query.get("startapp", ""))
+        except MiniAppError as e:
+            raise PlaygroundError(str(e)) from None
+        return self._launch(
+            user,
+            chat,
+            "link",
+            app.url,
+            theme,
+            start_param=start or None,
+            link_chat=chat,
+            title=app.title,
+        )
+
+    def launch_menu(self, user: User, theme: str = "light") -> Launch:
+        """Tap the menu button of the private chat when the bot made it a Mini App."""
+        chat = self.chats[user.id]
+        menu = self.menu_button_for(chat)
+        if menu.get("type") != "web_app":
+            raise PlaygroundError("the menu button of this chat does not open a Mini App")
+        return self._launch(user, chat, "menu", menu["web_app"]["url"], theme, title=menu["text"])
+
+    def menu_button_for(self, chat: Chat) -> dict[str, Any]:
+        return self.menu_buttons.get(chat.id) or self.menu_buttons.get(None) or {"type": "commands"}
+
+    def mini_app_event(self, session: str, event: str, data: Any = None) -> Launch:
+        """Record what passed between a Mini App and its panel (``web_app_*`` methods it
+        called, ``*_pressed`` and ``theme_changed`` events it got) as a World event."""
+        launch = self.launches.get(session)
+        if launch is None:
+            raise PlaygroundError(f"no Mini App session {session!r}")
+        if not isinstance(event, str) or not event:
+            raise PlaygroundError("name the event")
+        if event == "web_app_setup_main_button" and isinstance(data, dict):
+            launch.main_button = dict(data)
+        if event in ("web_app_close", "close"):
+            launch.closed = True
+        self.emit(
+            "miniapp", session=session, user=launch.user, chat=launch.chat, event=event, data=data
+        )
+        return launch
 
     def inline_query(self, user: User, chat: Chat, query: str, offset: str = "") -> InlineQuery:
         if user.id not in chat.members:
@@ -651,6 +848,28 @@ class World:
         msg = self._new_message(chat, self.bot_id, **fields)
         self.emit("message", chat=chat.ref, message=self.message_view(msg))
         return msg
+
+    def bot_send_album(
+        self, chat: Chat, items: list[dict[str, Any]], **fields: Any
+    ) -> list[Message]:
+        """An album (sendMediaGroup): its messages in a row, sharing one ``media_group_id``,
+        all or none. The flood limits count it once, as the one call it is (an album of ten
+        in a private chat goes through, as in Telegram)."""
+        reply_to = fields.get("reply_to")
+        if reply_to is not None and reply_to not in chat.messages:
+            if not fields.get("allow_without_reply"):
+                raise bad_request("message to be replied not found")
+            reply_to = None
+        self.count_flood(chat)
+        group = str(secrets.randbits(60))
+        sent = []
+        for item in items:
+            msg = self._new_message(
+                chat, self.bot_id, reply_to=reply_to, media_group_id=group, **item
+            )
+            self.emit("message", chat=chat.ref, message=self.message_view(msg))
+            sent.append(msg)
+        return sent
 
     def bot_edit(self, msg: Message, changes: dict[str, Any], *, inline: bool = False) -> Message:
         """Apply an edit; raise 'message is not modified' when nothing would change.
@@ -789,6 +1008,8 @@ class World:
             out["reply_markup"] = msg.reply_markup
         if msg.via_bot:
             out["via_bot"] = self.bot_api_user()
+        if msg.media_group_id is not None:
+            out["media_group_id"] = msg.media_group_id
         if msg.reply_to is not None and nested:
             target = chat.messages.get(msg.reply_to)
             if target is not None:
@@ -818,6 +1039,7 @@ class World:
             "bot_member": chat.bot_member or chat.type == "private",
             "privacy": chat.privacy,
             "blocked": self.users[chat.ref].blocked if chat.type == "private" else False,
+            "menu_button": self.menu_button_for(chat) if chat.type == "private" else None,
         }
 
     def chat_title_for(self, chat: Chat, user: User) -> str:
@@ -850,6 +1072,7 @@ class World:
             "inline_message_id": msg.inline_message_id,
             "service": self._service_text(msg),
             "media": None,
+            "media_group": msg.media_group_id,
         }
         if msg.media is not None:
             big = msg.media.largest

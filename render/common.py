@@ -238,13 +238,14 @@ def _text_sprite(
 # -- shapes and sprites ----------------------------------------------------------------------
 
 SUPERSAMPLE = 4
+SQUARE_HALF = 0.88  # a square marker's half side, in radii (about a circle's area)
 
 
 def marker_outline(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]] | None:
     """The polygon of a marker shape of "radius" ``r`` (None for the circle); the shapes have
     about the same area so no player's marker looks bigger."""
     if shape == "square":
-        h = r * 0.88
+        h = r * SQUARE_HALF
         return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
     if shape == "triangle":
         h = r * 1.18

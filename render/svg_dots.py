@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from engine.dots import Game as DotsGame
 from engine.dots import Move
-from render.common import REFERENCE
+from render.common import REFERENCE, SQUARE_HALF
 from render.dots import SHAPES, column_name, dot_points, territory
 from render.geometry import DotsLayout, dots_layout
 from render.palette import DOTS_FILL_ALPHA, DOTS_ZONE_ALPHA
@@ -161,9 +161,6 @@ def _dots(lay: DotsLayout, game: DotsGame) -> str:
     for (p, captured), pts in sorted(groups.items()):
         out.append(_dot_paths(lay, pts, p, "go" if captured else "o", "gi" if captured else "i"))
     return "".join(out)
-
-
-SQUARE_HALF = 0.88  # a square marker's half side, in radii (render.common._outline)
 
 
 def _dot_paths(lay: DotsLayout, pts: Sequence[tuple[int, int]], p: int, out: str, inn: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any, cast
 import engine
 from bot.i18n import Text
 from bot.match.actions import Actor, Refused, illegal
-from bot.match.clocks import expired
+from bot.match.clocks import charge, expired
 from bot.match.closing import clear_offer, finish
 from bot.match.effects import AITurn, Effect, Notify, Popup, Refresh, Say
 from bot.match.model import Match
@@ -154,7 +154,9 @@ def _stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
     game = engine.stopping(match.game)
     if game is None:
         raise Refused("err.bad_button")
+    mover = match.game.turn
     _engine(match, lambda: game.stop(seat, now=now, limit=limit))
+    charge(match, mover, now, increment=False)  # the clocks stand still while STOP holds
     match.extra["stop_limit"] = limit
     match.version += 1
     match.turn_since = now

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.match import lobby
 from bot.match.actions import Actor, Refused
+from bot.match.clocks import NO_CLOCK, Control
 from bot.match.effects import Effect, Refresh
 from bot.match.model import Match, Place
 
@@ -28,6 +29,7 @@ def new_challenge(
     chat: int,
     lang: str,
     now: float,
+    clock: Control = NO_CLOCK,
 ) -> Match:
     """A lobby waiting for the friend who opens the link; shown in the creator's chat only."""
     match, _ = lobby.new_match(
@@ -39,6 +41,7 @@ def new_challenge(
         group=False,
         lang=lang,
         now=now,
+        clock=clock,
     )
     match.extra["link"] = 1
     match.places.append(Place(chat=chat, lang=lang, seat=0))

@@ -6,6 +6,7 @@ from typing import Any
 
 import engine
 from bot.match.actions import Actor, Refused
+from bot.match.clocks import NO_CLOCK, Control
 from bot.match.effects import AITurn, Effect, Refresh
 from bot.match.model import Match, Place, Seat
 
@@ -33,7 +34,7 @@ def new_match(
     lang: str,
     now: float,
     ai_level: str | None = None,
-    clock: int = 0,
+    clock: Control = NO_CLOCK,
 ) -> tuple[Match, list[Effect]]:
     """A new match in ``chat``: against the bot when ``ai_level`` is given (it starts at once),
     otherwise a lobby with the creator in the first seat."""
@@ -57,8 +58,7 @@ def new_match(
     )
     if chat is not None:
         match.places.append(Place(chat=chat, lang=lang, group=group))
-    if clock:
-        match.extra["clock"] = int(clock)
+    clock.store(match.extra)
     if ai_level is None:
         return match, []
     while len(match.seats) < match.players:
@@ -174,8 +174,8 @@ def rematch(old: Match, actor: Actor, match_id: str, now: float) -> Match:
         lang=old.lang,
         created=now,
         updated=now,
-        extra={"clock": old.extra["clock"]} if "clock" in old.extra else {},
     )
+    Control.of(old.extra).store(match.extra)  # the same clock, each player's total afresh
     old.extra["rematch"] = match_id
     old.version += 1
     return match

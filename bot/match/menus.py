@@ -1,12 +1,18 @@
-"""The `/new` menu: choose a game, its size and variants, then the opponent.
+"""The `/new` menu: choose a game, its size and variants, then the opponent (and, on the
+way, a clock).
 
 The menu is stateless: each button carries the path chosen so far (:data:`buttons.MENU`), so
 it survives restarts and needs no storage. Only the user who opened the menu may use it.
+
+A path is ``<game>.<size>.<variants>.<opponent>[.<clock>]``: the opponent ``o`` is the
+opponent screen, ``c`` the clock screen, ``g`` the friends or the group, ``a<level>`` the
+bot; the clock is a code of :data:`clocks.CLOCKS` (none when left out). Menus sent before
+clocks came after the opponent carry ``g<clock>`` (a lobby with a per-move clock): still read.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import engine
@@ -14,7 +20,7 @@ from bot import rules
 from bot.i18n import Text
 from bot.match.actions import Refused
 from bot.match.buttons import menu
-from bot.match.clocks import CLOCKS, label
+from bot.match.clocks import CLOCKS, NO_CLOCK, Control, name
 from bot.match.ui import Button, Keyboard
 
 KINDS = {"d": "dots", "b": "boxes", "s": "sprouts"}
@@ -56,7 +62,9 @@ class Choice:
     kind: str
     options: dict[str, Any]
     ai_level: str | None  # None: a lobby for friends / the group
-    clock: int = 0  # seconds per move, 0 for none
+    clock: Control = NO_CLOCK
+    # the path of the same game for friends (a link's "play in a group"): follows from the rest
+    lobby: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -98,16 +106,30 @@ def screen(user: int, path: str, *, private: bool) -> Screen | Choice:
         return _variant_screen(user, code, size, flags)
     opponent = parts[3]
     options = build_options(kind, code, size, flags)
+    base = ".".join(parts[:3])
+    if len(parts) > 5 or (len(parts) == 5 and parts[4] not in CLOCKS):
+        raise Refused("err.bad_button")
+    clock = parts[4] if len(parts) == 5 and CLOCKS[parts[4]] else ""
+    if opponent[0] == "g" and opponent[1:] in CLOCKS and not clock:  # an older menu's lobby
+        clock, opponent = opponent[1:] if CLOCKS[opponent[1:]] else "", "g"
+    then = f".{clock}" if clock else ""
     if opponent == "o":
-        return _opponent_screen(user, path.rsplit(".", 1)[0], kind, options, private=private)
+        return _opponent_screen(user, base, then, kind, private=private)
     if opponent == "c":
-        return _clock_screen(user, path.rsplit(".", 1)[0])
-    if opponent[0] == "g" and opponent[1:] in ("", *CLOCKS):
-        return Choice(kind, options, None, CLOCKS.get(opponent[1:], 0))
+        return _clock_screen(user, base, clock)
+    choice = Choice(kind, options, None, CLOCKS[clock or "0"], f"{base}.g{then}")
+    if opponent == "g":
+        return choice
     levels = level_codes(kind)
     if len(opponent) == 2 and opponent[0] == "a" and opponent[1] in levels:
-        return Choice(kind, options, levels[opponent[1]])
+        return Choice(kind, options, levels[opponent[1]], choice.clock, choice.lobby)
     raise Refused("err.bad_button")
+
+
+def lobby_path(path: str) -> str:
+    """The full menu path of a group lobby link's payload: older links name the game only
+    (``d.q.-``), newer ones the opponent and the clock too (``d.q.-.g.t3i2``)."""
+    return path if path.count(".") >= 3 else f"{path}.g"
 
 
 def build_options(kind: str, code: str, size: str, flags: str) -> dict[str, Any]:
@@ -212,28 +234,40 @@ def _variant_screen(user: int, code: str, size: str, flags: str) -> Screen:
     return Screen(Text(f"menu.variants_{KINDS[code]}"), rows)
 
 
-def _opponent_screen(
-    user: int, path: str, kind: str, options: dict[str, Any], *, private: bool
-) -> Screen:
+def _opponent_screen(user: int, base: str, then: str, kind: str, *, private: bool) -> Screen:
+    """The bot's levels, the friends or the group, and the clock chosen so far (``then``:
+    ``.<clock code>`` or empty), which each of them carries on."""
     rows: Keyboard = [
         [
-            Button(Text(f"menu.vs_{level}"), _cb(user, f"{path}.a{code}"))
+            Button(Text(f"menu.vs_{level}"), _cb(user, f"{base}.a{code}{then}"))
             for code, level in level_codes(kind).items()
         ]
     ]
-    rows.append(
-        [Button(Text("menu.vs_friend" if private else "menu.vs_group"), _cb(user, f"{path}.g"))]
-    )
-    rows.append([Button(Text("menu.with_clock"), _cb(user, f"{path}.c"))])
-    rows.append([Button(Text("btn.back"), _cb(user, path.rsplit(".", 1)[0]))])
+    friends = "menu.vs_friend" if private else "menu.vs_group"
+    rows.append([Button(Text(friends), _cb(user, f"{base}.g{then}"))])
+    clock = CLOCKS[then[1:] or "0"]
+    rows.append([Button(Text("menu.clock", clock=name(clock)), _cb(user, f"{base}.c{then}"))])
+    rows.append([Button(Text("btn.back"), _cb(user, base.rsplit(".", 1)[0]))])
     return Screen(Text("menu.choose_opponent"), rows)
 
 
-def _clock_screen(user: int, path: str) -> Screen:
-    timed = [k for k, v in CLOCKS.items() if v]
-    rows: Keyboard = [
-        [Button(label(CLOCKS[k]), _cb(user, f"{path}.g{k}")) for k in timed[i : i + 3]]
-        for i in range(0, len(timed), 3)
-    ]
-    rows.append([Button(Text("btn.back"), _cb(user, f"{path}.o"))])
+def _clock_screen(user: int, base: str, chosen: str) -> Screen:
+    """None, the per-move clocks and the whole-game ones; a choice goes back to the opponent
+    screen with the clock on."""
+
+    def pick(code: str) -> Button:
+        mark = "● " if code == (chosen or "0") else ""
+        then = f".{code}" if CLOCKS[code] else ""
+        clock = name(CLOCKS[code]) if CLOCKS[code] else Text("menu.no_clock")
+        return Button(
+            Text("menu.clock_pick", mark=mark, clock=clock),
+            _cb(user, f"{base}.o{then}"),
+        )
+
+    per_move = [k for k, c in CLOCKS.items() if c.per_move]
+    whole = [k for k, c in CLOCKS.items() if c.total]
+    rows: Keyboard = [[pick("0")]]
+    rows += [[pick(k) for k in per_move[i : i + 3]] for i in range(0, len(per_move), 3)]
+    rows += [[pick(k) for k in whole[i : i + 2]] for i in range(0, len(whole), 2)]
+    rows.append([Button(Text("btn.back"), _cb(user, f"{base}.o{'.' + chosen if chosen else ''}"))])
     return Screen(Text("menu.choose_clock"), rows)

@@ -29,6 +29,9 @@ class Extra(TypedDict, total=False):
     """Small per-feature state of a match."""
 
     clock: int  # the move clock, seconds (none when 0 or missing)
+    total: int  # the whole-game clock: each player's seconds for the game (none when missing)
+    inc: int  # the whole-game clock's increment, seconds added each time a turn is handed on
+    left: list[float]  # the whole-game clock: each seat's seconds left at ``turn_since``
     draw: list[int]  # the seats that offered (then agreed to) a draw or an end by the scores
     end_scores: bool  # the offer ends the game by the scores (Точки), not as a draw
     stop_lead: int  # the bot's lead when it called STOP

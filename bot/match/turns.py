@@ -153,6 +153,9 @@ def _apply(
     over = clocks.stop_over(match, now)
     if over:  # the STOP time ran out before this tap: the game ends, the tap does nothing
         return [*over, Popup(Text("stop.time_over"), alert=True)]
+    over = clocks.flag_over(match, now)
+    if over:  # the mover's whole-game clock ran out before this tap (or the bot's move)
+        return [*over, Popup(Text("clock.flag_fell"), alert=True)]
     if version is not None and version != match.version:
         raise Refused("err.stale")
     before = match.version
@@ -243,6 +246,7 @@ def _commit(match: Match, move: Any, now: float) -> list[Effect]:
         raise illegal(match, e) from e
     match.version += 1
     if game.turn != before or game.over:
+        clocks.charge(match, before, now)  # the turn passes: the mover's clock stops
         match.turn_since = now
     ui.get(match.kind).after_move(match, move)
     closing.clear_offer(match)

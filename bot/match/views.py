@@ -6,6 +6,7 @@ import html
 from dataclasses import dataclass
 
 import engine
+from bot import rules
 from bot.i18n import Text, t
 from bot.match import clocks, ui
 from bot.match.buttons import (
@@ -63,7 +64,8 @@ def title(match: Match, lang: str) -> str:
 
 
 def caption(match: Match, place: Place, now: float | None = None) -> str:
-    """``now`` (the bot's clock) lets a STOP phase show the time left."""
+    """``now`` (the bot's clock) lets a STOP phase and the mover's whole-game clock show
+    the time left."""
     lang = place.lang
     lines = [f"<b>{html.escape(title(match, lang))}</b>"]
     if match.status == "lobby":
@@ -71,15 +73,20 @@ def caption(match: Match, place: Place, now: float | None = None) -> str:
             lines.append(t(lang, "link.waiting"))
         else:
             lines.append(t(lang, "lobby.waiting", n=len(match.seats), total=match.players))
+        control = clocks.control(match)
+        if control:  # who joins knows the clock they join
+            lines.append(t(lang, "caption.clock", clock=t(lang, clocks.name(control))))
         lines += [f"{MARKS[i]} {_mention(s, lang, False)}" for i, s in enumerate(match.seats)]
         return _fit(lines)
     game = match.game
     scored = match.facts.scored
     scores = [f" — {n}" if scored else "" for n in game.scores]
+    left = clocks.time_left(match, now)
     for i, s in enumerate(match.seats):
         turn = match.status == "active" and game.turn == i
         pointer = "▶ " if turn else ""
-        lines.append(f"{pointer}{MARKS[i]} {_mention(s, lang, False)}{scores[i]}")
+        clock = f" {'⏳' if turn else '⏱'} {_time(left[i], lang)}" if left else ""
+        lines.append(f"{pointer}{MARKS[i]} {_mention(s, lang, False)}{scores[i]}{clock}")
     if game.moves:
         said = ui.get(match.kind).say_move(match, game.moves[-1])
         last = html.escape(t(lang, said) if isinstance(said, Text) else said)
@@ -118,14 +125,25 @@ def _status_lines(match: Match, lang: str, now: float | None) -> list[str]:
     stop = engine.stopping(match.game)
     if stop is not None and stop.stopped_by is not None:
         lines += _stop_lines(match, stop, lang, now)
-    seconds = clocks.per_move(match)
-    if seconds:
-        label = t(lang, clocks.label(seconds))
-        if match.extra.get("expired") == match.turn_since:
+    control = clocks.control(match)
+    if control:
+        label = t(lang, clocks.name(control))
+        if control.per_move and match.extra.get("expired") == match.turn_since:
             lines.append(t(lang, "caption.clock_out", clock=label))
         else:
             lines.append(t(lang, "caption.clock", clock=label))
     return lines
+
+
+def _time(seconds: float, lang: str) -> str:
+    """A whole-game clock's reading: whole seconds left (a clock shows what is surely left),
+    as m:ss, h:mm:ss, or days and hours."""
+    s = int(seconds)
+    if s >= 86400:
+        return t(lang, "clock.left_days", d=s // 86400, h=s % 86400 // 3600)
+    if s >= 3600:
+        return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+    return f"{s // 60}:{s % 60:02d}"
 
 
 def _stop_lines(match: Match, game: engine.Stopping, lang: str, now: float | None) -> list[str]:
@@ -231,7 +249,7 @@ def _active_rows(match: Match, place: Place, on: On) -> Keyboard:
             rows.append([Button(Text("btn.stop"), on(STOP))])
         if engine.grounding(match.game) is not None:
             rows.append([Button(Text("btn.ground"), on(GROUND))])
-        rows.append([Button(Text("btn.back"), on(STEP, "back"))])
+        rows.append([rules.button(match.kind), Button(Text("btn.back"), on(STEP, "back"))])
         return rows
     rows = []
     if match.extra.get("draw") is not None:

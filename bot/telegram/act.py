@@ -358,8 +358,9 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
             with contextlib.suppress(TelegramError):
                 await bot.send_chat_action(chat, ChatAction.TYPING)
         assert seat.level is not None
+        budget = clocks.think_budget(match, svc.clock())  # the bot plays on its own time
         thinking = asyncio.ensure_future(
-            svc.ai.choose(match.game.to_json(), seat.level, seed=match.version)
+            svc.ai.choose(match.game.to_json(), seat.level, seed=match.version, budget=budget)
         )
         try:
             move, _spent = await asyncio.wait_for(

@@ -26,15 +26,22 @@ TIME_LIMITS = {"easy": 0.3, "medium": 0.8, "hard": 1.8}
 
 
 def think(
-    state: dict[str, Any], level: str, seed: int | None, time_scale: float = 1.0
+    state: dict[str, Any],
+    level: str,
+    seed: int | None,
+    time_scale: float = 1.0,
+    budget: float | None = None,
 ) -> tuple[str, float]:
-    """Worker entry point: the chosen move in notation, and the seconds spent."""
+    """Worker entry point: the chosen move in notation, and the seconds spent. ``budget``:
+    the most the move may take (the bot's own clock, when it plays on one)."""
     started = time.perf_counter()
     game = engine.load(state)
     stop_play = _stop_play(game, level) if engine.stopping(game) is not None else None
     if stop_play is not None:
         return stop_play, time.perf_counter() - started
     limit = TIME_LIMITS.get(level, 1.0) * time_scale
+    if budget is not None:
+        limit = min(limit, budget)
     move = engine.choose_move(game, level=level, seed=seed, time_limit=limit)
     return game.format_move(move), time.perf_counter() - started
 
@@ -69,9 +76,13 @@ class AIPool(Workers):
         self.time_scale = time_scale
 
     async def choose(
-        self, state: dict[str, Any], level: str, seed: int | None = None
+        self,
+        state: dict[str, Any],
+        level: str,
+        seed: int | None = None,
+        budget: float | None = None,
     ) -> tuple[str, float]:
-        move, spent = await self.run(think, state, level, seed, self.time_scale)
+        move, spent = await self.run(think, state, level, seed, self.time_scale, budget)
         metrics.AI_THINK.labels(level).observe(spent)
         return move, spent
 

@@ -151,8 +151,7 @@ async def _menu(update: Update, context: Context, owner: str, path: str, lang: s
         await act.answer(query, lang, act.Outcome())
         with contextlib.suppress(TelegramError):
             await query.delete_message()
-        base = path.rsplit(".", 1)[0]
-        await challenge.create(svc, context.bot, actor_of(user, lang), result, base, chat.id, lang)
+        await challenge.create(svc, context.bot, actor_of(user, lang), result, chat.id, lang)
         return
     outcome = await create_match(svc, actor_of(user, lang), result, chat.id, not private, lang)
     await act.answer(query, lang, outcome)

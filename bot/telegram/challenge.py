@@ -58,7 +58,7 @@ async def challenge_command(update: Update, context: Context) -> None:
         assert isinstance(choice, menus.Choice)
         actor = actor_of(user, lang)
         if chat.type == ChatType.PRIVATE:
-            await create(svc, context.bot, actor, choice, _quick_path(code), chat.id, lang)
+            await create(svc, context.bot, actor, choice, chat.id, lang)
         else:
             await act.perform(
                 svc, context.bot, await create_match(svc, actor, choice, chat.id, True, lang)
@@ -78,12 +78,11 @@ async def create(
     bot: Bot,
     actor: Actor,
     choice: menus.Choice,
-    path: str,
     chat_id: int,
     lang: str,
 ) -> act.Outcome:
-    """A link-challenge lobby in the creator's private chat: the board, then the link.
-    ``path`` is the /new menu path of the choice (for the "play in a group" link)."""
+    """A link-challenge lobby in the creator's private chat: the board, then the link (and
+    one to play the same game, clock and all, in a group)."""
     try:
         match = links.new_challenge(
             match_id=storage.new_match_id(),
@@ -93,6 +92,7 @@ async def create(
             chat=chat_id,
             lang=lang,
             now=svc.clock(),
+            clock=choice.clock,
         )
     except Refused as r:
         with contextlib.suppress(TelegramError):
@@ -107,7 +107,9 @@ async def create(
     share = "https://t.me/share/url?" + urlencode(
         {"url": url, "text": t(lang, "link.share_text", game=game)}
     )
-    group_url = create_deep_linked_url(svc.bot_username, links.group_payload(path), group=True)
+    group_url = create_deep_linked_url(
+        svc.bot_username, links.group_payload(choice.lobby), group=True
+    )
     buttons = InlineKeyboardMarkup(
         [
             [InlineKeyboardButton(t(lang, "link.share"), url=share)],
@@ -211,7 +213,8 @@ async def _group_lobby(update: Update, context: Context, path: str, lang: str) -
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     try:
-        choice = menus.screen(user.id, path + ".g", private=chat.type == ChatType.PRIVATE)
+        full = menus.lobby_path(path)
+        choice = menus.screen(user.id, full, private=chat.type == ChatType.PRIVATE)
     except Refused:
         choice = None
     if not isinstance(choice, menus.Choice):
@@ -219,7 +222,7 @@ async def _group_lobby(update: Update, context: Context, path: str, lang: str) -
         return
     actor = actor_of(user, lang)
     if chat.type == ChatType.PRIVATE:
-        await create(svc, context.bot, actor, choice, path, chat.id, lang)
+        await create(svc, context.bot, actor, choice, chat.id, lang)
         return
     outcome = await create_match(svc, actor, choice, chat.id, True, lang)
     if outcome.refused is not None:

@@ -1,5 +1,6 @@
 """/rules and the rules buttons: a game's rules text, then its example pictures with their
-captions (a photo each: captions stay under Telegram's 1024 characters, the text under 4096).
+captions, as one album (sendMediaGroup; captions stay under Telegram's 1024 characters each,
+the text under 4096).
 
 ``/rules`` alone shows the chooser; ``/rules dots`` (or ``точки``, ``boxes``, ``палочки``,
 ``sprouts``, ``рассада``…) the page at once; a word naming no game gets a clear answer with
@@ -12,7 +13,7 @@ import asyncio
 import html
 import logging
 
-from telegram import Bot, InlineKeyboardMarkup, Message, Update
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message, Update
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
@@ -66,21 +67,24 @@ async def button(update: Update, context: Context, tap: buttons.Tap, lang: str) 
 async def send(
     svc: Services, bot: Bot, message: Message, kind: str, lang: str, *, quote: bool | None = None
 ) -> None:
-    """The page of ``kind`` in ``message``'s chat (and topic): the text, then each example."""
+    """The page of ``kind`` in ``message``'s chat (and topic): the text, then the
+    examples as one album."""
     page = pages.page(kind)
     try:
         await message.reply_text(t(lang, page.text), parse_mode=ParseMode.HTML, do_quote=quote)
-        for example in page.examples:
-            key = ("rules", example.picture, lang)
+        keys = [("rules", example.picture, lang) for example in page.examples]
+        album = []
+        for key, example in zip(keys, page.examples, strict=True):
 
             async def png(name: str = example.picture) -> bytes:
                 return await asyncio.to_thread(examples.picture, name, lang)
 
             photo = await media.photo(svc, bot, key, png, inline=False)
-            sent = await message.reply_photo(
-                photo, caption=t(lang, example.caption), parse_mode=ParseMode.HTML, do_quote=False
-            )
-            media.remember(svc, key, sent)
+            caption = t(lang, example.caption)
+            album.append(InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML))
+        sent = await message.reply_media_group(album, do_quote=False)
+        for key, one in zip(keys, sent, strict=False):
+            media.remember(svc, key, one)
     except TelegramError as e:  # the chat is gone or blocked the bot: nobody to show it to
         log.info("rules of %s not shown in %s: %s", kind, message.chat.id, e)
 

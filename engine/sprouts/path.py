@@ -18,11 +18,13 @@ Tolerances (drawing units on a paper :data:`~engine.sprouts.drawing.WIDTH` wide;
 with the paper's width, as the picture is):
 
 * :data:`AT_SPOT`: the path starts and ends within this of its spots (a rendered spot is
-  ~20 wide in these units, its ring of lives a little more), at most half the way to the
-  nearest other spot. Inside that disc the finger is sloppy: the straight line from the
-  spot to where the path leaves the disc is used when it crosses nothing; else the finger's
-  own line; else, when the finger's line crossed one of the spot's own curves near it, a line
-  hugging that curve from the spot to the crossing. A foreign curve crossed there refuses.
+  ~20 in radius in these units, its ring of lives a little more), at most half way to the
+  nearest other spot (for a small loop, half its reach). Inside that disc the finger is
+  sloppy: the straight line from the spot to where the path leaves the disc is used when
+  it crosses nothing (nor the path); else a straight line to a point of the finger's line
+  in the disc and then along it; else, when the finger's line crossed one of the spot's own
+  curves there, a line hugging that curve from the spot to the crossing. A foreign curve
+  crossed there, with no other way, refuses.
 * :data:`THROUGH_SPOT`: outside those discs the path keeps this far from every spot
   (the engine's own gap between a curve and a spot).
 * :data:`STEP`: the path is read with its points at least this far apart (a trembling
@@ -33,11 +35,12 @@ with the paper's width, as the picture is):
 
 Refusals are :class:`PathRefused` with a ``code`` of :data:`PATH_CODES` and ``at``, the
 point in drawing units to mark: where the path crosses (a curve or itself), the spot it runs
-through or lacks lives, the point not at a spot.
+through or lacks lives or (too short) starts at, the point not at a spot.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -133,8 +136,12 @@ class _Drawn:
         self.a = start
         self.pts = _thin(pts, STEP * self.k) if len(pts) else pts
         self.segs, self.owner = np.zeros((0, 2, 2)), np.zeros(0, dtype=np.int64)
+        self.found: _Finder | None = None
         if d.curves:
             self.segs, self.owner = _segments(d)[:2]
+            self.found = d.__dict__.get("_seg_finder")
+            if self.found is None:
+                self.found = d.__dict__["_seg_finder"] = _Finder(self.segs[:, 0], self.segs[:, 1])
 
     # -- the ends ---------------------------------------------------------------------------
 
@@ -176,25 +183,41 @@ class _Drawn:
         eb = _exit(pts[j + 1], pts[j], pb, rb)
         middle = np.vstack([ea, pts[i : j + 1], eb])
         self._check_middle(middle)
-        head = self._end(a, _dedupe(np.vstack([pa, pts[:i], ea])))
-        tail = self._end(b, _dedupe(np.vstack([pb, pts[j + 1 :][::-1], eb])))[::-1]
-        line = _dedupe(np.vstack([head[:-1], middle, tail[1:]]))
-        return self._classify(a, b, self._untangled(line))
+        heads = self._ends(a, _dedupe(np.vstack([pa, pts[:i], ea])))
+        tails = self._ends(b, _dedupe(np.vstack([pb, pts[j + 1 :][::-1], eb])))
+        refused: list[PathRefused] = []
+        for head, tail in itertools.product(heads, tails):
+            line = _dedupe(np.vstack([head[:-1], middle, tail[::-1][1:]]))
+            try:
+                line = self._untangled(line)
+            except PathRefused as e:  # the ends' lines may cross the path: try the others
+                refused.append(e)
+                continue
+            return self._classify(a, b, line)
+        raise refused[0]
 
-    def _end(self, spot: int, sloppy: np.ndarray) -> np.ndarray:
-        """A line from ``spot`` to the last point of ``sloppy`` (the finger's way from the
-        spot out of its disc) that crosses nothing."""
-        chord = np.vstack([sloppy[0], sloppy[-1]])
-        if self._hit(chord) is None:
-            return chord
+    def _ends(self, spot: int, sloppy: np.ndarray) -> list[np.ndarray]:
+        """Lines from ``spot`` to the last point of ``sloppy`` (the finger's way from the
+        spot out of its disc) that cross no curve, best first: straight from the spot to
+        the last point, or to a point of the finger's line before it and then along it (the
+        whole of it last); or the line hugging the spot's own curve where the finger's line
+        crossed it."""
+        n = len(sloppy)
+        starts = sorted({n - 1, 1 + 2 * (n - 2) // 3, 1 + (n - 2) // 3, 1}, reverse=True)
+        out = []
+        for k in starts:
+            line = np.vstack([sloppy[:1], sloppy[k:]])
+            if self._hit(line) is None:
+                out.append(line)
         hit = self._hit(sloppy, last=True)
-        if hit is None:
-            return sloppy
-        seg, x, e = hit
-        c = self.d.curves[e]
-        if spot not in (c.a, c.b):
-            raise PathRefused("crosses_curve", _pt(x))
-        return np.vstack([self._hug(spot, e, x, sloppy[seg + 1 :]), sloppy[seg + 1 :]])
+        if hit is not None:
+            seg, x, e = hit
+            c = self.d.curves[e]
+            if spot in (c.a, c.b):
+                out.append(np.vstack([self._hug(spot, e, x, sloppy[seg + 1 :]), sloppy[seg + 1 :]]))
+            elif not out:
+                raise PathRefused("crosses_curve", _pt(x))
+        return out
 
     def _hug(self, spot: int, e: int, x: np.ndarray, after: np.ndarray) -> np.ndarray:
         """A line from ``spot`` along its own curve ``e`` to ``x`` on it, :data:`HUG` off the
@@ -228,10 +251,10 @@ class _Drawn:
         """The first (or last) place along ``line`` where it touches a curve: (segment of
         the line, the point, the curve). A line from a spot leaves it, and one to a spot reaches it,
         crossing nothing there (the curves at a spot meet only at it)."""
-        if not len(self.segs) or len(line) < 2:
+        if self.found is None or len(line) < 2:
             return None
         p0, p1 = _nudged(line, self.places)
-        pairs = _near_pairs(p0, p1, self.segs[:, 0], self.segs[:, 1])
+        pairs = self.found.pairs(p0, p1)
         if not len(pairs):
             return None
         i, j = pairs[:, 0], pairs[:, 1]
@@ -271,7 +294,7 @@ class _Drawn:
         while True:
             line = line[np.concatenate([[True], ~_folds(line), [True]])]
             p0, p1 = _nudged(line, self.places)
-            pairs = _near_pairs(p0, p1, p0, p1)
+            pairs = _Finder(p0, p1).pairs(p0, p1)
             i, j = pairs[:, 0], pairs[:, 1]
             keep = j > i + 1
             i, j = i[keep], j[keep]
@@ -399,14 +422,22 @@ def _nudged(line: np.ndarray, places: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return p0, p1
 
 
-def _near_pairs(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
-    """Index pairs (i, j) of segments p and q that may touch (their middles close enough)."""
-    pm, qm = (p0 + p1) / 2, (q0 + q1) / 2
-    ph, qh = np.hypot(*(p1 - p0).T) / 2, np.hypot(*(q1 - q0).T) / 2
-    reach = float(ph.max()) + float(qh.max()) + 1e-6
-    near = cKDTree(pm).sparse_distance_matrix(cKDTree(qm), reach, output_type="ndarray")
-    arr: np.ndarray = np.stack([near["i"], near["j"]], axis=1).astype(np.int64)
-    return arr
+class _Finder:
+    """Segments q, to find those that may touch other segments (their middles close
+    enough); a drawing keeps its own (it is asked once per line tried)."""
+
+    def __init__(self, q0: np.ndarray, q1: np.ndarray) -> None:
+        self.tree = cKDTree((q0 + q1) / 2)
+        self.half = float(np.hypot(*(q1 - q0).T).max()) / 2
+
+    def pairs(self, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
+        """Index pairs (i, j): segment i of p may touch segment j of q."""
+        reach = float(np.hypot(*(p1 - p0).T).max()) / 2 + self.half + 1e-6
+        near = cKDTree((p0 + p1) / 2).sparse_distance_matrix(
+            self.tree, reach, output_type="ndarray"
+        )
+        arr: np.ndarray = np.stack([near["i"], near["j"]], axis=1).astype(np.int64)
+        return arr
 
 
 def _param(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:

@@ -184,6 +184,7 @@ async function renderChat() {
   $("#chat-title").textContent = chat ? chat.title : "Pick a chat";
   $("#chat-status").textContent = chat ? statusOf(chat) : "";
   renderTools(chat);
+  renderMenuButton(chat);
   const box = $("#messages");
   if (!chat) { box.replaceChildren(); return; }
   const msgs = await api(`/pg/chats/${chat.ref}/messages`);
@@ -201,6 +202,13 @@ async function renderChat() {
   }
   box.scrollTop = box.scrollHeight;
   state.commands = await api(`/pg/chats/${chat.ref}/commands?user=${state.user}`).catch(() => []);
+}
+
+function renderMenuButton(chat) {
+  const b = $("#menu-app");
+  const menu = chat && chat.menu_button;
+  b.hidden = !(menu && menu.type === "web_app");
+  if (!b.hidden) b.textContent = menu.text;
 }
 
 function statusOf(chat) {
@@ -366,7 +374,7 @@ function renderMessage(m) {
       rowEl.className = "kb-row";
       row.forEach((b, c) => {
         const btn = document.createElement("button");
-        btn.textContent = b.text + (b.url ? " ↗" : "");
+        btn.textContent = b.text + (b.url ? " ↗" : b.web_app ? " ⧉" : "");
         btn.title = b.text;
         btn.onclick = () => pressButton(m, r, c, b, btn);
         rowEl.append(btn);
@@ -394,6 +402,7 @@ function upsertMessage(m) {
 }
 
 async function pressButton(m, row, col, b, btn) {
+  if (b.web_app) { await openMiniApp({chat: m.chat, message_id: m.message_id, row, col}); return; }
   if (b.url) { followLink(b.url); return; }
   if (b.switch_inline_query !== undefined || b.switch_inline_query_current_chat !== undefined) {
     const q = b.switch_inline_query ?? b.switch_inline_query_current_chat;
@@ -499,12 +508,16 @@ function showInlineResults(e) {
 
 // ------------------------------------------------------------------ links, groups, people
 async function followLink(url) {
-  const m = /^(?:https?:\/\/)?(?:t|telegram)\.me\/([A-Za-z0-9_]+)\/?(\?.*)?$/.exec(url);
+  const m = /^(?:https?:\/\/)?(?:t|telegram)\.me\/([A-Za-z0-9_]+)(\/[A-Za-z0-9_]+)?\/?(\?.*)?$/.exec(url);
   if (!m || m[1].toLowerCase() !== state.bot.username.toLowerCase()) {
     window.open(url, "_blank", "noopener");
     return;
   }
-  const params = new URLSearchParams(m[2] || "");
+  const params = new URLSearchParams(m[3] || "");
+  if (m[2] || params.has("startapp")) {  // a direct link to the bot's Mini App
+    await openMiniApp({url, chat: state.chat ?? state.user});
+    return;
+  }
   let group = null;
   if (params.has("startgroup")) {
     const groups = state.chats.filter((c) => c.type === "group" || c.type === "supergroup");
@@ -571,6 +584,164 @@ async function openLinkPrompt() {
   if (url) await followLink(url);
 }
 
+// ------------------------------------------------------------------ Mini Apps
+// The parent side of Telegram's web protocol: the app posts JSON strings
+// {eventType, eventData} to window.parent; the panel answers the same way into the iframe.
+// Everything that passes is recorded on the emulator as a "miniapp" World event.
+const mini = {launch: null, theme: "light", themes: null, origin: "*", haptics: 0, main: {}};
+let miniLog = Promise.resolve();
+
+function miniRecord(event, data) {
+  const session = mini.launch && mini.launch.session;
+  if (!session) return;
+  miniLog = miniLog.then(() => api("/pg/miniapp/events", {session, event, data: data ?? null}))
+    .catch(() => {});
+}
+
+async function openMiniApp(body) {
+  const launch = await act(() => api("/pg/miniapp/launch", {user: state.user, theme: mini.theme, ...body}));
+  if (!launch) return;
+  mini.launch = launch;
+  mini.themes = launch.themes;
+  mini.origin = new URL(launch.url, location.href).origin;
+  mini.haptics = 0;
+  $("#ma-title").textContent = launch.title;
+  setMiniBack(false);
+  setMiniMain({is_visible: false});
+  paintMiniTheme();
+  const panel = $("#miniapp");
+  panel.dataset.session = launch.session;
+  panel.dataset.haptics = "0";
+  delete panel.dataset.appReady;
+  $("#ma-frame").src = launch.url;
+  panel.hidden = false;
+}
+
+function closeMiniApp() {
+  if (!mini.launch) return;
+  miniRecord("close");
+  mini.launch = null;
+  $("#ma-frame").src = "about:blank";
+  $("#miniapp").hidden = true;
+}
+
+function toMiniApp(eventType, eventData) {
+  const frame = $("#ma-frame").contentWindow;
+  if (!mini.launch || !frame) return;
+  frame.postMessage(JSON.stringify({eventType, eventData}), mini.origin);
+  miniRecord(eventType, eventData);
+}
+
+function paintMiniTheme() {
+  const t = mini.themes[mini.theme];
+  const style = $("#miniapp").style;
+  const vars = {bg: t.bg_color, text: t.text_color, header: t.header_bg_color, link: t.link_color,
+    button: t.button_color, "button-text": t.button_text_color, bottom: t.bottom_bar_bg_color};
+  for (const [k, v] of Object.entries(vars)) style.setProperty(`--ma-${k}`, v);
+  $("#miniapp").dataset.theme = mini.theme;
+  setMiniMain(mini.main);
+}
+
+function setMiniMain(p) {
+  mini.main = {...mini.main, ...p};
+  const m = mini.main;
+  const t = mini.themes ? mini.themes[mini.theme] : {};
+  const b = $("#ma-main-button");
+  $("#ma-main").hidden = !m.is_visible;
+  b.textContent = m.text || "Continue";
+  b.style.background = m.color || t.button_color || "";
+  b.style.color = m.text_color || t.button_text_color || "";
+  b.disabled = m.is_active === false;
+  b.classList.toggle("progress", !!m.is_progress_visible);
+}
+
+function setMiniBack(visible) {
+  $("#ma-back").hidden = !visible;
+  $("#ma-close").hidden = visible;  // Telegram shows Back in the close button's place
+}
+
+let hapticTimer = null;
+function miniHaptic(p) {
+  const panel = $("#miniapp");
+  mini.haptics += 1;
+  panel.dataset.haptics = String(mini.haptics);
+  const phone = panel.querySelector(".ma-phone");
+  phone.classList.add("haptic");
+  const label = $("#ma-haptic");
+  label.textContent = `📳 ${[p.type, p.impact_style || p.notification_type].filter(Boolean).join(" · ")}`;
+  label.hidden = false;
+  clearTimeout(hapticTimer);
+  hapticTimer = setTimeout(() => { phone.classList.remove("haptic"); label.hidden = true; }, 700);
+}
+
+async function miniPopup(p) {
+  // showPopup / showAlert / showConfirm: the person picks a button; popup_closed says which.
+  const words = {ok: "OK", close: "Close", cancel: "Cancel"};
+  const buttons = (p.buttons && p.buttons.length ? p.buttons : [{type: "close"}]).map((b) =>
+    [b.text || words[b.type] || "OK", b.id ?? "", b.type === "cancel" || b.type === "close"]);
+  const picked = await new Promise((resolve) => {
+    modal((body) => {
+      if (p.title) body.append(Object.assign(document.createElement("b"), {textContent: p.title}));
+      body.append(document.createTextNode(p.message || ""));
+      return null;
+    }, buttons.map(([label, id, secondary]) => [label, true, secondary]));
+    // modal() resolves with read() of the pressed button; learn which through its rows
+    $("#modal-buttons").querySelectorAll("button").forEach((b, i) => {
+      b.addEventListener("click", () => resolve(buttons[i][1]));
+    });
+  });
+  toMiniApp("popup_closed", {button_id: picked});
+}
+
+function onMiniMessage(ev) {
+  if (!mini.launch || ev.source !== $("#ma-frame").contentWindow) return;
+  let msg;
+  try { msg = typeof ev.data === "string" ? JSON.parse(ev.data) : ev.data; } catch { return; }
+  if (!msg || typeof msg.eventType !== "string") return;
+  const data = msg.eventData ?? {};
+  miniRecord(msg.eventType, msg.eventData);
+  const t = mini.themes[mini.theme];
+  switch (msg.eventType) {
+    case "web_app_ready": $("#miniapp").dataset.appReady = "1"; break;
+    case "web_app_setup_main_button": setMiniMain(data); break;
+    case "web_app_setup_back_button": setMiniBack(!!data.is_visible); break;
+    case "web_app_trigger_haptic_feedback": miniHaptic(data); break;
+    case "web_app_close": closeMiniApp(); break;
+    case "web_app_request_theme": toMiniApp("theme_changed", {theme_params: t}); break;
+    case "web_app_request_viewport": {
+      const f = $("#ma-frame");
+      toMiniApp("viewport_changed", {height: f.clientHeight, width: f.clientWidth,
+        is_expanded: true, is_state_stable: true});
+      break;
+    }
+    case "web_app_set_header_color":
+      $(".ma-head").style.background = data.color || t[data.color_key] || "";
+      break;
+    case "web_app_set_background_color": $("#ma-frame").style.background = data.color || ""; break;
+    case "web_app_open_popup": miniPopup(data); break;
+    case "web_app_open_tg_link": {  // e.g. {path_full: "/bot?start=x"}: a t.me link, in the chat
+      closeMiniApp();
+      followLink(`https://t.me${data.path_full || ""}`);
+      break;
+    }
+    case "web_app_open_link": if (data.url) window.open(data.url, "_blank", "noopener"); break;
+    default: break;  // web_app_expand and the rest: recorded only
+  }
+}
+
+function bindMiniApp() {
+  window.addEventListener("message", onMiniMessage);
+  $("#ma-close").onclick = closeMiniApp;
+  $("#ma-back").onclick = () => toMiniApp("back_button_pressed");
+  $("#ma-main-button").onclick = () => { if (mini.main.is_active !== false) toMiniApp("main_button_pressed"); };
+  $("#ma-theme").onclick = () => {
+    mini.theme = mini.theme === "light" ? "dark" : "light";
+    paintMiniTheme();
+    toMiniApp("theme_changed", {theme_params: mini.themes[mini.theme]});
+  };
+  $("#menu-app").onclick = () => openMiniApp({menu: true});
+}
+
 // ------------------------------------------------------------------ live events
 let reloadTimer = null;
 function reloadSoon() {
@@ -582,6 +753,7 @@ function reloadSoon() {
     if (chat) {
       $("#chat-status").textContent = statusOf(chat);
       renderTools(chat);
+      renderMenuButton(chat);
     }
   }, 80);
 }
@@ -667,6 +839,7 @@ async function main() {
     closePanels();
     await send(text);
   };
+  bindMiniApp();
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") { closePanels(); $("#modal").hidden = true; }
   });

@@ -165,6 +165,14 @@ def _looks(m: MessageView) -> tuple[object, ...]:
     return (m.caption, picture, m.button_texts, [b.callback_data for row in m.buttons for b in row])
 
 
+async def tap_move(user: UserHandle, chat: ChatHandle, board: MessageView) -> MessageView:
+    """Tap the board's first move button; the board once its version has moved on."""
+    v = version(board)
+    r, c = buttons(board, "p")[0]
+    await user.press_button(r, c, board, chat)
+    return await wait_message(chat, board.message_id, lambda m: version(m) != v)
+
+
 def finished(m: MessageView) -> bool:
     """A final board: no move or navigation buttons left (only rematch/record, or none)."""
     return not any(buttons(m, op) for op in ("p", "c"))

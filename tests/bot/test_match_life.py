@@ -19,6 +19,7 @@ from tests.bot.helpers import (
     message,
     quick_game,
     stored_match,
+    tap_move,
     texts,
     version,
     wait_message,
@@ -42,11 +43,10 @@ async def _group_match(
     await first.send("/new", group)
     for label in path:
         await first.press(label, chat=group)
-    if clock is None:
-        await first.press("👥 Players in this chat", chat=group)
-    else:
-        await first.press("⏱ With a clock…", chat=group)
+    if clock is not None:  # the clock first, then the opponent as without one
+        await first.press("⏱ Clock: none", chat=group)
         await first.press(clock, chat=group)
+    await first.press("👥 Players in this chat", chat=group)
     lobby = await group.last_with_buttons()
     for other in people[1:]:
         await other.press("Join", await message(group, lobby.message_id), group)
@@ -54,16 +54,9 @@ async def _group_match(
     return people, group, board
 
 
-async def _tap_move(user: UserHandle, group: ChatHandle, board: MessageView) -> MessageView:
-    v = version(board)
-    r, c = buttons(board, "p")[0]
-    await user.press_button(r, c, board, group)
-    return await wait_message(group, board.message_id, lambda m: version(m) != v)
-
-
 async def test_resign_with_confirmation_then_replay_and_record(pg: ScenarioClient) -> None:
     (alice, bob), group, board = await _group_match(pg)
-    board = await _tap_move(alice, group, board)
+    board = await tap_move(alice, group, board)
     await bob.press("⋯ More", board, group)
     menu = await message(group, board.message_id)
     await bob.press("🏳 Resign", menu, group)
@@ -90,7 +83,7 @@ async def test_resign_with_confirmation_then_replay_and_record(pg: ScenarioClien
 
 async def test_draw_declined_then_accepted(pg: ScenarioClient) -> None:
     (alice, bob), group, board = await _group_match(pg)
-    board = await _tap_move(alice, group, board)
+    board = await tap_move(alice, group, board)
     await bob.press("⋯ More", board, group)
     await bob.press("½ Draw", await message(group, board.message_id), group)
     offered = await message(group, board.message_id)
@@ -109,7 +102,7 @@ async def test_draw_declined_then_accepted(pg: ScenarioClient) -> None:
 
 async def test_stop_ends_by_done(pg: ScenarioClient) -> None:
     (alice, bob), group, board = await _group_match(pg)
-    board = await _tap_move(alice, group, board)
+    board = await tap_move(alice, group, board)
     await bob.press("⋯ More", board, group)
     await bob.press("✋ STOP", await message(group, board.message_id), group)
     board = await message(group, board.message_id)
@@ -118,8 +111,8 @@ async def test_stop_ends_by_done(pg: ScenarioClient) -> None:
         board.caption or "",
     )
     assert "To move: Alice" in (board.caption or "")
-    board = await _tap_move(alice, group, board)
-    board = await _tap_move(alice, group, board)  # Alice moves alone
+    board = await tap_move(alice, group, board)
+    board = await tap_move(alice, group, board)  # Alice moves alone
     popup = await bob.press("✅ Done", board, group)
     assert popup is not None and popup.text == "It is not your turn."
     await alice.press("✅ Done", board, group)
@@ -130,7 +123,7 @@ async def test_stop_ends_by_done(pg: ScenarioClient) -> None:
 
 async def test_stop_ends_by_itself_after_three_minutes(pg: ScenarioClient) -> None:
     (alice, bob), group, board = await _group_match(pg)
-    board = await _tap_move(alice, group, board)
+    board = await tap_move(alice, group, board)
     await bob.press("⋯ More", board, group)
     await bob.press("✋ STOP", await message(group, board.message_id), group)
     pg.clock.advance(181)
@@ -141,7 +134,7 @@ async def test_stop_ends_by_itself_after_three_minutes(pg: ScenarioClient) -> No
 async def test_claim_the_win_on_time(pg: ScenarioClient) -> None:
     (alice, bob), group, board = await _group_match(pg, clock="1 min per move")
     assert "⏱ 1 min per move" in (board.caption or "")
-    board = await _tap_move(alice, group, board)
+    board = await tap_move(alice, group, board)
     popup = await alice.forge(board, f"a:{_id(board)}:{version(board)}:t")
     assert popup is not None and "not up yet" in popup.text
     pg.clock.advance(61)
@@ -166,7 +159,7 @@ def _id(board: MessageView) -> str:
 
 async def test_rematch_rotates_seats_and_counts_ratings_once(pg: ScenarioClient) -> None:
     (alice, bob), group, board = await _group_match(pg)
-    board = await _tap_move(alice, group, board)
+    board = await tap_move(alice, group, board)
     await bob.press("⋯ More", board, group)
     await bob.press("🏳 Resign", await message(group, board.message_id), group)
     ask = await message(group, board.message_id)
@@ -230,7 +223,7 @@ async def test_record_command_and_top_ordering(pg: ScenarioClient) -> None:
         lobby = await group.last_with_buttons()
         await lo.press("Join", lobby, group)
         board = await wait_message(group, lobby.message_id, lambda m: bool(buttons(m, "p")))
-        board = await _tap_move(w, group, board)
+        board = await tap_move(w, group, board)
         await lo.press("⋯ More", board, group)
         await lo.press("🏳 Resign", await message(group, board.message_id), group)
         await lo.press("🏳 Yes, I resign", await message(group, board.message_id), group)
@@ -296,7 +289,7 @@ async def test_a_slow_player_is_pinged_once(pg: ScenarioClient) -> None:
 
     (alice, bob), group, board = await _group_match(pg)
     await alice.send("/start")  # Alice has a private chat with the bot; Bob has none
-    board = await _tap_move(alice, group, board)  # Bob's turn now
+    board = await tap_move(alice, group, board)  # Bob's turn now
     seq = await pg.seq()
     mark = (await pg.bot_requests())[-1]["seq"]
     pg.clock.advance(61)
@@ -306,7 +299,7 @@ async def test_a_slow_player_is_pinged_once(pg: ScenarioClient) -> None:
     assert note.chat == group.ref and "Bob" in (note.text or "")
     assert "Dots (opponent: Alice)" in (note.text or ""), note.text
     assert note.reply_to == board.message_id
-    board = await _tap_move(bob, group, await message(group, board.message_id))
+    board = await tap_move(bob, group, await message(group, board.message_id))
     seq = await pg.seq()
     pg.clock.advance(61)
     note = await pg.wait_for(ping, after=seq, timeout=10)
@@ -314,7 +307,7 @@ async def test_a_slow_player_is_pinged_once(pg: ScenarioClient) -> None:
     assert "opponent: Bob" in (note.text or "")
     # Bob's next ping goes to the group again, without trying his private chat: its 403 was
     # remembered.
-    board = await _tap_move(alice, group, await message(group, board.message_id))
+    board = await tap_move(alice, group, await message(group, board.message_id))
     seq = await pg.seq()
     pg.clock.advance(61)
     note = await pg.wait_for(ping, after=seq, timeout=10)

@@ -164,6 +164,11 @@ def test_every_rule_point_is_on_the_page(kind: str, lang: str) -> None:
         assert len(plain(t(lang, example.caption))) <= CAPTION_MAX
 
 
+def test_each_page_has_an_album_of_examples() -> None:
+    """The examples go as one sendMediaGroup, which takes 2 to 10 pictures."""
+    assert all(2 <= len(pages.page(kind).examples) <= 10 for kind in pages.KINDS)
+
+
 def test_the_pages_examples_are_drawn_for_their_game() -> None:
     assert set(pages.KINDS) == set(pages.PAGES)
     named = [name for kind in pages.KINDS for name in pages.PAGES[kind]]
@@ -304,6 +309,8 @@ async def check_page(pg: ScenarioClient, said: list[MessageView], kind: str, lan
     captions = [plain(t(lang, e.caption)) for e in pages.page(kind).examples]
     assert [m.caption for m in photos] == captions
     assert texts[0].message_id < photos[0].message_id  # the rules, then the pictures
+    assert photos[0].media_group is not None, "the pictures come as one album"
+    assert {m.media_group for m in photos} == {photos[0].media_group}
     for m, example in zip(photos, pages.page(kind).examples, strict=True):
         assert m.media is not None
         data = await pg.png(m.media)

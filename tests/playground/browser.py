@@ -2,8 +2,9 @@
 
 Helpers for browser scenarios: ``Browser.page(url, user=...)`` opens the page as a person;
 ``ChatPage`` clicks like a person (open a chat, type, press a button by its text, wait for a
-bot message or an edit). A game played to the end is a loop of ``press`` and
-``wait_for_bot``; the screenshot of a failing test lands in the test's tmp dir."""
+bot message or an edit, reach the Mini App panel's frame). A game played to the end is a
+loop of ``press`` and ``wait_for_bot``; the screenshot of a failing test lands in the test's
+tmp dir."""
 
 from __future__ import annotations
 
@@ -105,6 +106,13 @@ class ChatPage:
         text = str(await self.page.locator("#modal-body").inner_text())
         await self.page.locator("#modal-buttons button", has_text="OK").click()
         return text
+
+    async def mini_app(self) -> Any:
+        """The Mini App panel's frame (a Playwright ``Frame``) once the app in it has posted
+        ``web_app_ready``; open it first with ``press`` on a web_app or direct-link button."""
+        await self.page.wait_for_selector("#miniapp[data-app-ready='1']")
+        handle = await self.page.locator("#ma-frame").element_handle()
+        return await handle.content_frame()
 
     async def screenshot(self, path: Path) -> None:
         await self.page.screenshot(path=str(path), full_page=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import aiohttp
@@ -115,3 +116,45 @@ async def test_missing_parameters(emulator: Emulator) -> None:
     assert body["description"] == "Bad Request: chat not found"
     _, body = await call(emulator, "sendChatAction", json={"chat_id": alice.id, "action": "dance"})
     assert body["description"] == "Bad Request: wrong parameter action in request"
+
+
+async def test_send_media_group_uploads_an_album_with_captions(emulator: Emulator) -> None:
+    """sendMediaGroup as the Bot API has it: 2–10 items, each with its own caption and
+    parse_mode, uploads by ``attach://`` or file_ids; one media_group_id; all or nothing."""
+    alice = started(emulator.world, "alice")
+    first, second = png(300, 200), png(200, 300)
+    items = [
+        {"type": "photo", "media": "attach://a", "caption": "<b>one</b>", "parse_mode": "HTML"},
+        {"type": "photo", "media": "attach://b", "caption": "two"},
+    ]
+    form = aiohttp.FormData()
+    form.add_field("chat_id", str(alice.id))
+    form.add_field("media", json.dumps(items))
+    form.add_field("a", first, filename="a.png", content_type="image/png")
+    form.add_field("b", second, filename="b.png", content_type="image/png")
+    status, body = await call(emulator, "sendMediaGroup", data=form)
+    assert status == 200, body
+    sent = body["result"]
+    assert [m["caption"] for m in sent] == ["one", "two"]
+    assert sent[0]["caption_entities"] == [{"type": "bold", "offset": 0, "length": 3}]
+    assert len({m["media_group_id"] for m in sent}) == 1
+    assert [m["message_id"] for m in sent] == [sent[0]["message_id"], sent[0]["message_id"] + 1]
+    assert [m["photo"][-1]["width"] for m in sent] == [300, 200]
+    again = [{"type": "photo", "media": m["photo"][-1]["file_id"]} for m in sent]
+    status, body = await call(
+        emulator, "sendMediaGroup", json={"chat_id": alice.id, "media": again}
+    )
+    assert status == 200 and body["result"][0]["media_group_id"] != sent[0]["media_group_id"]
+    count = len(emulator.world.chats[alice.id].messages)
+    for media, why in (
+        (again[:1], "wrong number of media specified"),
+        (again * 6, "wrong number of media specified"),
+        ([again[0], {"type": "document", "media": "x"}], "can't be mixed"),
+        ([again[0], {"type": "photo", "media": "attach://nothing"}], "media not found"),
+        ([again[0], {"type": "animation", "media": "x"}], "unsupported media type"),
+    ):
+        status, body = await call(
+            emulator, "sendMediaGroup", json={"chat_id": alice.id, "media": media}
+        )
+        assert status == 400 and why in body["description"], body
+    assert len(emulator.world.chats[alice.id].messages) == count, "a refused album sends nothing"

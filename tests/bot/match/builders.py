@@ -24,7 +24,7 @@ from bot.match.actions import (
     Resign,
     Stop,
 )
-from bot.match.clocks import DEFAULT_TIMEOUTS, Timeouts
+from bot.match.clocks import DEFAULT_TIMEOUTS, NO_CLOCK, Control, Timeouts
 from bot.match.effects import AITurn, Effect, Finished, Notify, Popup, Refresh, Say
 from bot.match.model import Match
 
@@ -126,9 +126,14 @@ def ai_move(match: Match) -> AIMove:
 
 
 def lobby_of(
-    kind: str, *, players: int = 2, clock: int = 0, options: dict[str, Any] | None = None
+    kind: str,
+    *,
+    players: int = 2,
+    clock: int | Control = 0,
+    options: dict[str, Any] | None = None,
 ) -> Match:
-    """Alice's lobby in the group, alone in it (``options`` replace the small board's)."""
+    """Alice's lobby in the group, alone in it (``options`` replace the small board's;
+    ``clock``: seconds per move, or any clock)."""
     options = dict(OPTIONS[kind] if options is None else options)
     if players != 2:
         options["players"] = players
@@ -141,7 +146,7 @@ def lobby_of(
         group=True,
         lang="en",
         now=T0,
-        clock=clock,
+        clock=Control(per_move=clock) if isinstance(clock, int) else clock,
     )
     assert effects == [] and match.status == "lobby"
     return match
@@ -154,7 +159,7 @@ def lobby_of_two_of_three(kind: str) -> Match:
     return match
 
 
-def active(kind: str, *, clock: int = 0, options: dict[str, Any] | None = None) -> Match:
+def active(kind: str, *, clock: int | Control = 0, options: dict[str, Any] | None = None) -> Match:
     """Alice (seat 0) against Bob (seat 1) in the group; Alice to move."""
     match = lobby_of(kind, clock=clock, options=options)
     assert said(apply(match, BOB, Join())) == ["Refresh"]
@@ -162,7 +167,7 @@ def active(kind: str, *, clock: int = 0, options: dict[str, Any] | None = None) 
     return match
 
 
-def vs_bot(kind: str, *, level: str = "medium") -> Match:
+def vs_bot(kind: str, *, level: str = "medium", clock: Control = NO_CLOCK) -> Match:
     """Alice against the bot, in her private chat, as the quick-game menu makes it."""
     match, effects = lobby.new_match(
         match_id="m1",
@@ -174,6 +179,7 @@ def vs_bot(kind: str, *, level: str = "medium") -> Match:
         lang="en",
         now=T0,
         ai_level=level,
+        clock=clock,
     )
     assert said(effects) == ["Refresh"] and match.game.turn == 0
     return match

@@ -290,7 +290,16 @@ def _room(line: np.ndarray, g: Game) -> float:
 
 @pytest.mark.parametrize(
     ("n", "seed", "plies"),
-    [(3, 1, 2), (5, 2, 4), (6, 3, 8), (8, 4, 10), (12, 5, 20), (10, 7, 14), (12, 9, 26)],
+    [
+        (3, 1, 2),
+        (5, 2, 4),
+        (6, 3, 8),
+        (8, 4, 10),
+        (12, 5, 20),
+        (10, 7, 14),
+        (12, 9, 26),
+        (7, 11, 9),
+    ],
 )
 def test_every_routed_curve_shaken_reads_back_as_its_move(n: int, seed: int, plies: int) -> None:
     rng = random.Random(seed)
@@ -318,6 +327,20 @@ def test_every_routed_curve_shaken_reads_back_as_its_move(n: int, seed: int, pli
         ends = [next(s.number for s in d.spots if (s.x, s.y) == tuple(p)) for p in line[[0, -1]]]
         if rng.random() < 0.5:
             path, ends = path[::-1], ends[::-1]
+        assert move_from_path(g, ends[0], path) == m, (g.format_move(m), path)
+        # the finger lands and lifts anywhere on the spots' discs
+        for k, spot in ((0, ends[0]), (-1, ends[1])):
+            r_at = min(
+                AT_SPOT,
+                *(
+                    math.dist(d.place(spot), d.place(s.number)) / 2
+                    for s in d.spots
+                    if s.number != spot
+                ),
+            )
+            off, th = 0.7 * r_at * math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
+            x, y = d.place(spot)
+            path[k] = (x + off * math.cos(th), y + off * math.sin(th))
         assert move_from_path(g, ends[0], path) == m, (g.format_move(m), path)
         tried += 1
     assert tried >= len(moves[:25]) // 2
