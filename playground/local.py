@@ -99,6 +99,8 @@ async def _serve(
         storage_chat = add_demo_world(emulator)
         env = {**os.environ, "STORAGE_CHAT_ID": str(storage_chat)}
         settings = local_settings(emulator, env, host=host)
+        if settings.miniapp_url and settings.miniapp_short_name:  # as BotFather's /newapp
+            emulator.world.set_mini_app(settings.miniapp_url, settings.miniapp_short_name)
         logging.basicConfig(
             level=settings.log_level,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",

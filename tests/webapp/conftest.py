@@ -48,6 +48,8 @@ async def mpg(emulator: Emulator, redis_url: str) -> AsyncIterator[ScenarioClien
         miniapp_short_name="board",
         port=port,
     )
+    assert settings.miniapp_url is not None
+    emulator.world.set_mini_app(settings.miniapp_url, "board")  # BotFather's /newapp
     async with scenario(emulator, settings) as client:
         yield client
 

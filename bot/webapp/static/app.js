@@ -421,7 +421,11 @@
     if (confirmDialog.pending) confirmDialog.pending(false);
     else clearGhost();
   });
-  window.addEventListener("resize", fit);
+  // Telegram's main button showing or hiding resizes the view: the board stays where it is
+  // (a point tapped once is tapped again in the same place), only its width follows.
+  window.addEventListener("resize", function () {
+    $("zoom").style.width = $("view").getBoundingClientRect().width + "px";
+  });
   window.tetrad = {
     get state() { return state; },
     get ghost() { return ghost; },
