@@ -14,6 +14,7 @@ LANGUAGES = ("ru", "en")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+_SHORT_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")
 
 
 class SettingsError(ValueError):
@@ -39,6 +40,10 @@ class Settings:
     ai_show_after: float = 0.6  # a longer think shows the person's own move first
     route_workers: int = 0  # processes that route Рассада curves (0: the bot process does)
     warm_workers: bool = True  # take updates only once the worker pools are warm
+    # The Mini App: the public URL of its page (this server's /app/), and the short name
+    # BotFather's /newapp gave it (for the t.me direct link of groups and inline messages).
+    miniapp_url: str | None = None
+    miniapp_short_name: str | None = None
 
     @property
     def base_url(self) -> str:
@@ -99,7 +104,16 @@ class Settings:
                 f"STORAGE_CHAT_ID must be chat ids separated by commas, not {storage_text!r}"
             ) from None
 
+        miniapp_url = get("MINIAPP_URL")
+        if miniapp_url is not None:
+            _require_url("MINIAPP_URL", miniapp_url, ("https", "http"))
+        short_name = get("MINIAPP_SHORT_NAME")
+        if short_name is not None and not _SHORT_NAME.match(short_name):
+            raise SettingsError("MINIAPP_SHORT_NAME must be 3–30 characters of A-Z, a-z, 0-9 and _")
+
         return cls(
+            miniapp_url=miniapp_url,
+            miniapp_short_name=short_name,
             storage_chats=storage_chats,
             token=token,
             api_url=api_url,

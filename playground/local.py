@@ -13,6 +13,7 @@ import errno
 import logging
 import os
 import signal
+import socket
 import sys
 import webbrowser
 
@@ -25,17 +26,33 @@ log = logging.getLogger(__name__)
 DEMO_USERS = (("alice", "ru", "Алиса"), ("bob", "en", "Bob"))
 DEMO_GROUP = "Friends"
 STORAGE_GROUP = "Tetrad storage"  # where the bot uploads inline-message pictures
+MINIAPP_SHORT_NAME = "board"  # the local bot's Mini App, as BotFather's /newapp would name it
 
 
-def local_settings(emulator: Emulator, env: dict[str, str] | None = None) -> Settings:
-    """The bot's settings for the emulator: its token and URL, memory:// unless REDIS_URL."""
+def local_settings(
+    emulator: Emulator, env: dict[str, str] | None = None, *, host: str = "127.0.0.1"
+) -> Settings:
+    """The bot's settings for the emulator: its token and URL, memory:// unless REDIS_URL;
+    the Mini App served on a free port of ``host`` (the playground opens it from the board's
+    button; MINIAPP_URL="" in the environment turns it off)."""
     env = dict(os.environ if env is None else env)
     env["TELEGRAM_BOT_TOKEN"] = emulator.world.token
     env["TELEGRAM_API_URL"] = emulator.url
     env["REDIS_URL"] = env.get("REDIS_URL", "").strip() or "memory://"
     for name in ("WEBHOOK_URL", "WEBHOOK_SECRET"):  # the local bot always polls
         env.pop(name, None)
+    if "MINIAPP_URL" not in env:
+        port = free_port(host)
+        env["PORT"] = str(port)
+        env["MINIAPP_URL"] = f"http://{host}:{port}/app/"
+        env.setdefault("MINIAPP_SHORT_NAME", MINIAPP_SHORT_NAME)
     return Settings.from_env(env)
+
+
+def free_port(host: str) -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
 
 
 def add_demo_world(emulator: Emulator) -> int:
@@ -80,14 +97,17 @@ async def _serve(
         await emulator.start(host, 0)
     try:
         storage_chat = add_demo_world(emulator)
-        settings = local_settings(emulator, {**os.environ, "STORAGE_CHAT_ID": str(storage_chat)})
+        env = {**os.environ, "STORAGE_CHAT_ID": str(storage_chat)}
+        settings = local_settings(emulator, env, host=host)
+        if settings.miniapp_url and settings.miniapp_short_name:  # as BotFather's /newapp
+            emulator.world.set_mini_app(settings.miniapp_url, settings.miniapp_short_name)
         logging.basicConfig(
             level=settings.log_level,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
             stream=sys.stderr,
         )
         logging.getLogger("httpx").setLevel(logging.WARNING)
-        async with running(settings):
+        async with running(settings, host=host):
             page = f"{emulator.url}/"
             print(f"Tetrad playground: open {page}  (store {settings.redis_url}; Ctrl-C stops)")
             sys.stdout.flush()

@@ -59,6 +59,10 @@ class Keys:
         """Marker holding the outcome recorded for a finished match (idempotent ratings)."""
         return f"{self.prefix}:m:{{{check_match_id(match_id)}}}:res"
 
+    def live(self, match_id: str) -> str:
+        """The pub/sub channel a match's every write announces its new revision on."""
+        return f"{self.prefix}:live:{{{check_match_id(match_id)}}}"
+
     def chat(self, chat_id: int) -> str:
         return f"{self.prefix}:c:{{{check_int_id('chat id', chat_id)}}}"
 

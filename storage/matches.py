@@ -59,7 +59,8 @@ Dues = Callable[[Record], Mapping[str, float | None]]
 # ARGV: 1 expected revision ("" = must not exist), 2 write tag, 3 JSON, 4 TTL in ms ("0" = no
 # expiry), 5 match id, 6 lobby index score ("" = not a lobby), 7 chat score, 8 chats to add,
 # 9 how many deadline entries follow, then pairs of (member, score; "" = cancel it): what the
-# bot must do next is scheduled in the very write that makes it necessary.
+# bot must do next is scheduled in the very write that makes it necessary; the last ARGV is
+# the match's live channel, told the new revision (see storage/live.py).
 # Returns {1, revision} when written (or written already by this very tag), {0, revision}
 # when someone else wrote first.
 _WRITE = """
@@ -97,6 +98,7 @@ for i = 10, 9 + 2 * tonumber(ARGV[9]), 2 do
     redis.call('ZADD', KEYS[3], ARGV[i + 1], ARGV[i])
   end
 end
+redis.call('PUBLISH', ARGV[#ARGV], rev)
 return {1, rev}
 """
 
@@ -453,6 +455,7 @@ class Matches:
         args.append(str(len(dues)))
         for kind, when in dues.items():
             args += [member(match_id, kind), "" if when is None else repr(float(when))]
+        args.append(self._keys.live(match_id))
         try:
             written, new_rev = await self._write_script(keys=keys, args=args)
         except rx.ResponseError as e:

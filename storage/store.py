@@ -17,6 +17,7 @@ from storage.chats import Chats
 from storage.config import Config
 from storage.deadlines import Deadlines
 from storage.keys import Keys
+from storage.live import Live
 from storage.locks import Lease, Leases
 from storage.matches import Matches
 from storage.ratings import Ratings
@@ -52,6 +53,7 @@ class Store:
         self.challenges = Challenges(client, self.keys, self.config, clock)
         self.deadlines = Deadlines(client, self.keys, clock)
         self.leases = Leases(client, self.keys)
+        self.live = Live(client, self.keys)  # each match write's news (the Mini App)
 
     @guarded
     async def settings_and_match(
@@ -88,6 +90,7 @@ class Store:
             return False
 
     async def close(self) -> None:
+        await self.live.close()
         await self.client.aclose()
 
     async def __aenter__(self) -> Store:

@@ -219,6 +219,12 @@ def keyboard(match: Match, place_index: int) -> Keyboard:
     )
 
 
+def active_rows(match: Match, place: Place) -> Keyboard:
+    """The buttons an active match shows on ``place`` (untranslated): the Mini App offers
+    the same actions, so who may do what is said here once."""
+    return _active_rows(match, place, On(match.id, match.version))
+
+
 def _active_rows(match: Match, place: Place, on: On) -> Keyboard:
     facts = match.facts
     stop = engine.stopping(match.game)
@@ -272,7 +278,10 @@ def _may_finish(match: Match, place: Place) -> bool:
 
 def _translate(rows: Keyboard, lang: str) -> Keyboard:
     return [
-        [Button(t(lang, b.text) if isinstance(b.text, Text) else b.text, b.data) for b in row]
+        [
+            Button(t(lang, b.text) if isinstance(b.text, Text) else b.text, b.data, b.kind)
+            for b in row
+        ]
         for row in rows
     ]
 

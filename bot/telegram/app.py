@@ -46,6 +46,7 @@ from bot.telegram.ai_pool import AIPool
 from bot.telegram.http import AiohttpRequest, UpdatesRequest
 from bot.telegram.route_pool import RoutePool
 from bot.telegram.services import Services
+from bot.webapp import server as miniapp
 
 log = logging.getLogger(__name__)
 COMMANDS = ("new", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
@@ -199,9 +200,14 @@ async def _watch(app: Application, svc: Services) -> None:  # type: ignore[type-
 
 @asynccontextmanager
 async def running(
-    settings: Settings, *, poll_timeout: int = 10, clock: Callable[[], float] = time.time
+    settings: Settings,
+    *,
+    poll_timeout: int = 10,
+    clock: Callable[[], float] = time.time,
+    host: str = "0.0.0.0",
 ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
-    """Start the bot with long polling inside the caller's event loop, and stop it on exit.
+    """Start the bot with long polling inside the caller's event loop, and stop it on exit;
+    with MINIAPP_URL also the Mini App's server on ``host``:PORT.
 
     `tetrad local` and the end-to-end test fixture use this, so both run the real bot.
     """
@@ -215,7 +221,8 @@ async def running(
                 poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES
             )
             try:
-                yield app
+                async with miniapp.serving(app, settings, host):
+                    yield app
             finally:
                 await app.updater.stop()
                 await app.stop()

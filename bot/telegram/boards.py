@@ -38,7 +38,7 @@ from bot.match.model import BadMatchRecord, Match
 from bot.match.turns import Applied
 from bot.match.ui import PictureView
 from bot.match.views import PlaceView
-from bot.telegram import media, rawapi
+from bot.telegram import media, openboard, rawapi
 from bot.telegram.keyboards import markup, markup_json
 from bot.telegram.ratelimit import flood_seconds
 from bot.telegram.services import Services
@@ -218,7 +218,7 @@ async def _show(
         return True
     view = view or views.place_view(match, i, svc.clock())
     picture_key = (match.id, match.version, match.status, json.dumps(view.picture, sort_keys=True))
-    raw = markup_json(view.keyboard, place.lang)
+    raw = markup_json(openboard.keyboard(svc, match, place, view.keyboard), place.lang)
     # The keyboard as sent, labels included: two Dots windows full of dots carry the same
     # button data and differ only in their labels.
     shown_key = (match.id, i)
@@ -370,7 +370,9 @@ async def _send_new(
                 photo,
                 caption=view.caption,
                 parse_mode=ParseMode.HTML,
-                reply_markup=markup(view.keyboard, place.lang),
+                reply_markup=markup(
+                    openboard.keyboard(svc, match, place, view.keyboard), place.lang
+                ),
             )
             media.remember(svc, picture_key, sent)
             await _update_place(svc, match.id, i, msg=sent.message_id)

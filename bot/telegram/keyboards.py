@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.i18n import Text, t
 from bot.match.ui import Button, Keyboard
@@ -14,16 +15,26 @@ def _label(b: Button, lang: str) -> str:
     return t(lang, b.text) if isinstance(b.text, Text) else b.text
 
 
+def _button(b: Button, lang: str) -> InlineKeyboardButton:
+    if b.kind == "web_app":
+        return InlineKeyboardButton(_label(b, lang), web_app=WebAppInfo(b.data))
+    if b.kind == "url":
+        return InlineKeyboardButton(_label(b, lang), url=b.data)
+    return InlineKeyboardButton(_label(b, lang), callback_data=b.data)
+
+
+def _json(b: Button, lang: str) -> dict[str, Any]:
+    if b.kind == "web_app":
+        return {"text": _label(b, lang), "web_app": {"url": b.data}}
+    if b.kind == "url":
+        return {"text": _label(b, lang), "url": b.data}
+    return {"text": _label(b, lang), "callback_data": b.data}
+
+
 def markup(rows: Keyboard, lang: str) -> InlineKeyboardMarkup | None:
     if not rows:
         return None
-    return InlineKeyboardMarkup(
-        [
-            [InlineKeyboardButton(_label(b, lang), callback_data=b.data) for b in row]
-            for row in rows
-            if row
-        ]
-    )
+    return InlineKeyboardMarkup([[_button(b, lang) for b in row] for row in rows if row])
 
 
 def markup_json(rows: Keyboard, lang: str) -> dict[str, str]:
@@ -34,9 +45,7 @@ def markup_json(rows: Keyboard, lang: str) -> dict[str, str]:
     keyboard gives no parameter, which removes the message's keyboard as ``None`` does."""
     if not rows:
         return {}
-    keyboard = [
-        [{"text": _label(b, lang), "callback_data": b.data} for b in row] for row in rows if row
-    ]
+    keyboard = [[_json(b, lang) for b in row] for row in rows if row]
     return {
         "reply_markup": json.dumps(
             {"inline_keyboard": keyboard}, ensure_ascii=False, separators=(",", ":")

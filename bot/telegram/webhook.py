@@ -29,6 +29,7 @@ from bot.settings import Settings
 from bot.telegram import hookreply, metrics, shapes
 from bot.telegram.app import _post_init, _post_shutdown, build_application
 from bot.telegram.services import Services
+from bot.webapp import server as miniapp
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -112,6 +113,8 @@ def web_app(application: Application, settings: Settings) -> web.Application:  #
     app.router.add_post(hook_path(settings), hook)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics_page)
+    if settings.miniapp_url is not None:
+        miniapp.add_routes(app, application)
     return app
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict
+from typing import Any, Literal, Protocol, TypedDict
 
 from bot.i18n import Text
 from bot.match.buttons import On
@@ -17,10 +17,13 @@ from bot.match.model import Match, Place
 
 @dataclass(frozen=True)
 class Button:
-    """An inline button: ``text`` literal or translated, ``data`` the callback string."""
+    """An inline button: ``text`` literal or translated; ``data`` the callback string, or for
+    the other ``kind``s the URL a ``web_app`` button opens as a Mini App (private chats) or a
+    ``url`` button opens (the t.me direct link of the Mini App in groups and inline messages)."""
 
     text: str | Text
     data: str
+    kind: Literal["callback", "web_app", "url"] = "callback"
 
 
 Keyboard = list[list[Button]]
