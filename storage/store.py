@@ -20,6 +20,7 @@ from storage.keys import Keys
 from storage.locks import Lease, Leases
 from storage.matches import Matches
 from storage.ratings import Ratings
+from storage.routes import Routes
 from storage.schema import Migrations, Record
 from storage.settings import Doc
 from storage.users import Users
@@ -52,6 +53,7 @@ class Store:
         self.challenges = Challenges(client, self.keys, self.config, clock)
         self.deadlines = Deadlines(client, self.keys, clock)
         self.leases = Leases(client, self.keys)
+        self.routes = Routes(client, self.keys)
 
     @guarded
     async def settings_and_match(
