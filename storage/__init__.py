@@ -67,6 +67,11 @@ Leases (one AI move computed once across replicas; they always expire)::
     async with store.lease("ai:" + match_id, ttl=30) as lease:   # LeaseBusy when held
         ...; await lease.renew()
 
+Routed Рассада curves (one route per curve across replicas; kept ``ttl`` seconds)::
+
+    await store.routes.put(digest, drawing_json, ttl=600)
+    drawing_json = await store.routes.get(digest)   # None when nobody routed it yet
+
 Errors are the classes in :mod:`storage.errors`; a Redis that stays unreachable after the
 client's retries raises :class:`Unavailable`. The key layout is in storage/README.md.
 """

@@ -81,5 +81,11 @@ class Keys:
     def challenge(self, token: str) -> str:
         return f"{self.prefix}:ch:{{{token}}}"
 
+    def route(self, digest: str) -> str:
+        """A routed Рассада curve, by a hex digest of its drawing and move (storage.routes)."""
+        if not re.fullmatch(r"[0-9a-f]{16,64}", digest):
+            raise InvalidRecord(f"a route digest must be 16–64 hex digits: {digest!r}")
+        return f"{self.prefix}:rt:{digest}"
+
     def lease(self, name: str) -> str:
         return f"{self.prefix}:lk:{{{check_lease_name(name)}}}"

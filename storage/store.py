@@ -21,6 +21,7 @@ from storage.live import Live
 from storage.locks import Lease, Leases
 from storage.matches import Matches
 from storage.ratings import Ratings
+from storage.routes import Routes
 from storage.schema import Migrations, Record
 from storage.settings import Doc
 from storage.users import Users
@@ -54,6 +55,7 @@ class Store:
         self.deadlines = Deadlines(client, self.keys, clock)
         self.leases = Leases(client, self.keys)
         self.live = Live(client, self.keys)  # each match write's news (the Mini App)
+        self.routes = Routes(client, self.keys)
 
     @guarded
     async def settings_and_match(

@@ -177,7 +177,7 @@ async def run(
     try:
         async with svc.store.matches.turn(match_id, first=first) as tries:
             while True:
-                _, record = await tries.read()
+                base, record = await tries.read()
                 match = load(record, svc)
                 if ui.get(match.kind).slow_moves:
                     applied = await asyncio.to_thread(step, match)
@@ -195,7 +195,7 @@ async def run(
         log.error("match %s cannot be read: %s", match_id, e)
         return Outcome(refused=Refused("err.broken_match", alert=True))
     remember(svc, match)
-    written = Written(revision, match, applied)
+    written = Written(revision, match, applied, base)
     return Outcome(match, applied.effects, written=written, dues=due)
 
 

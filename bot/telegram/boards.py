@@ -58,6 +58,7 @@ BUSY_RETRY = 0.5
 HEAL_AFTER = 3.0  # seconds since a match's last change before a stale tap re-shows its board
 REOPEN_MARGIN = 0.05  # after a flood wait, seconds before showing the board again
 
+Revisions = tuple[str, str | None]  # a state's revision, and the one it was written on
 _locks: dict[str, asyncio.Lock] = {}
 _reopening: set[str] = set()  # matches this process shows again when a flood wait ends
 
@@ -66,11 +67,12 @@ _reopening: set[str] = set()  # matches this process shows again when a flood wa
 class Written:
     """A state of the match as stored (revision, decoded match) and, when an action has just
     written it, what the action said to show (``turns.Applied``: the views of the places it
-    refreshes; others are drawn here)."""
+    refreshes; others are drawn here) and the revision it was written on (``base``)."""
 
     revision: str
     match: Match
     applied: Applied | None = None
+    base: str | None = None
 
 
 def _lock(match_id: str) -> asyncio.Lock:
@@ -171,13 +173,26 @@ async def _show_all(
     some were left to a later show (a flood wait, a network error)."""
     match = current.match
     indexes = range(len(match.places)) if places is None else places
+    revisions = (current.revision, current.base)
     complete = True
     for i in indexes:
         if 0 <= i < len(match.places):
             view = current.applied.view(i) if current.applied is not None else None
-            shown = await _show(svc, bot, match, i, view)
+            shown = await _show(svc, bot, match, i, revisions, view)
             complete = shown and complete
     return complete
+
+
+def _shown_before(svc: Services, key: tuple[str, int], revisions: Revisions) -> Any:
+    """What this process showed last in a place, if that is still what the place shows: it
+    showed it at the revision being shown now, or at the one the state being shown was
+    written on. Another replica may have shown any later state (a Рассада preview flipped
+    there and back here, a Dots window moved), and an edit of "only what changed" since an
+    older show of ours would leave the board showing the other replica's state."""
+    memory = svc.shown.get(key)
+    if memory is None or memory[1] is None or memory[1] not in revisions:
+        return None
+    return memory[0]
 
 
 async def heal(svc: Services, bot: Bot, match_id: str, at: tuple[Any, Any, Any]) -> None:
@@ -208,9 +223,15 @@ async def later(svc: Services, match_id: str, delay: float) -> None:
 
 
 async def _show(
-    svc: Services, bot: Bot, match: Match, i: int, view: PlaceView | None = None
+    svc: Services,
+    bot: Bot,
+    match: Match,
+    i: int,
+    revisions: Revisions,
+    view: PlaceView | None = None,
 ) -> bool:
-    """Show place ``i`` (``view``: its view, when the action that wrote the state made it);
+    """Show place ``i`` of the match at ``revisions`` (its revision, and the one it was
+    written on if known) (``view``: its view, when the action that wrote the state made it);
     False when it was left to a later show that is scheduled already (a flood wait, a
     network error, a first send another replica holds)."""
     place = match.places[i]
@@ -222,7 +243,7 @@ async def _show(
     # The keyboard as sent, labels included: two Dots windows full of dots carry the same
     # button data and differ only in their labels.
     shown_key = (match.id, i)
-    before = svc.shown.get(shown_key)
+    before = _shown_before(svc, shown_key, revisions)
     now = (picture_key, view.caption, raw.get("reply_markup", ""))
     if before == now:
         return True
@@ -235,12 +256,13 @@ async def _show(
             return False
     except BadRequest as e:
         if not rawapi.not_modified(e):
-            return await _not_edited(svc, bot, match, i, e, picture_key, png, now)
+            memo = (now, revisions[0])
+            return await _not_edited(svc, bot, match, i, e, picture_key, png, memo)
     except ChatMigrated as e:
         await _update_place(svc, match.id, i, chat=e.new_chat_id, msg=None)
         place.chat, place.msg = e.new_chat_id, None
         svc.shown.pop(shown_key, None)
-        return await _show(svc, bot, match, i)
+        return await _show(svc, bot, match, i, revisions)
     except Forbidden as e:
         log.info("match %s place %d unreachable, not edited until it is back: %s", match.id, i, e)
         await _update_place(svc, match.id, i, off=True)
@@ -252,7 +274,7 @@ async def _show(
         log.warning("showing match %s place %d failed: %s", match.id, i, e)
         await later(svc, match.id, RETRY_SOON)
         return False
-    svc.shown[shown_key] = now
+    svc.shown[shown_key] = (now, revisions[0])
     return True
 
 
@@ -302,7 +324,7 @@ async def _not_edited(
     e: BadRequest,
     picture_key: Any,
     png: Any,
-    now: Any,
+    memo: tuple[Any, str],
 ) -> bool:
     """A board edit Telegram refused: a deleted board is sent again as a new message; any
     other refusal is one a later try would not change."""
@@ -316,7 +338,7 @@ async def _not_edited(
         gone, place.msg = place.msg, None
         if not await _send_new(svc, bot, match, i, picture_key, png, replacing=gone):
             return False
-        svc.shown[shown_key] = now
+        svc.shown[shown_key] = memo
     return True
 
 

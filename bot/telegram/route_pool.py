@@ -11,16 +11,27 @@ The router is called where Рассада moves and previews already run, in thr
 (``act.run``'s step, the picture), never on the event loop. A pool that cannot take work
 (shut down, or broken twice in a row) makes the move be routed here instead: slower, never
 lost.
+
+Shared (:meth:`RoutePool.share`), a curve is routed once for all the replicas: the router
+looks for it in Redis first (``storage.routes``), and while one replica routes it (holding a
+lease named after it) the others wait for its answer. A preview drawn on one replica is then
+the very curve another plays. Redis out of reach: each replica routes for itself.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
+import json
 import logging
+import threading
 import time
 from concurrent.futures import CancelledError
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import storage
 from bot.telegram import metrics
 from bot.telegram.workers import Workers
 from engine.core import IllegalMove
@@ -31,6 +42,11 @@ from engine.sprouts.paper import warm
 from engine.sprouts.routing import RoutingError
 
 log = logging.getLogger(__name__)
+
+KEEP = 600.0  # seconds a routed curve is kept for the other replicas (looked at, then played)
+CLAIM = 10.0  # the lease of a curve being routed: how long the others wait for it at most
+POLL = 0.02  # how often a waiting replica looks for the curve
+STORE_WAIT = 5.0  # a Redis call from a router thread gives up after this
 
 
 def route(drawing: dict[str, Any], move: list[Any]) -> tuple[str, Any]:
@@ -54,12 +70,76 @@ class RoutePool(Workers):
     def __init__(self, workers: int | None = None) -> None:
         super().__init__(workers, prepare=warm)  # kernels loaded before the first curve
         self._replaced: Router | None = None
+        self._store: storage.Store | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread = 0
+
+    def share(self, store: storage.Store) -> None:
+        """Route each curve once for every replica that shares ``store`` (call it on the
+        event loop the store's client belongs to)."""
+        self._store, self._loop = store, asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
 
     def route(self, drawing: Drawing, move: Move) -> Drawing:
-        """The engine's router: the drawing after ``move``, from a worker."""
+        """The engine's router: the drawing after ``move``, routed by another replica or by
+        one of this one's workers."""
+        data, step = drawing.to_json(), move.to_json()
+        if self._store is None or threading.get_ident() == self._loop_thread:
+            return self._route(data, step, drawing, move)
+        text = json.dumps([data, step], separators=(",", ":"))
+        digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+        try:
+            return self._route_shared(digest, data, step, drawing, move)
+        except storage.StorageError as e:
+            log.warning("routing %s without the other replicas: %s", move, e)
+            return self._route(data, step, drawing, move)
+
+    def _route_shared(
+        self, digest: str, data: dict[str, Any], step: list[Any], drawing: Drawing, move: Move
+    ) -> Drawing:
+        store = self._store
+        assert store is not None
+        waited_until = time.monotonic() + CLAIM
+        while True:
+            found = self._wait(store.routes.get(digest))
+            if found is not None:
+                return Drawing.from_json(found)
+            lease = self._wait(store.leases.acquire(f"route:{digest}", CLAIM))
+            if lease is not None or time.monotonic() > waited_until:
+                break
+            time.sleep(POLL)  # another replica is routing it
+        try:
+            # The lease may have come free because its holder has just kept the curve.
+            found = self._wait(store.routes.get(digest)) if lease is not None else None
+            if found is not None:
+                return Drawing.from_json(found)
+            child = self._route(data, step, drawing, move)
+            self._wait(store.routes.put(digest, child.to_json(), KEEP))
+        except storage.StorageError as e:  # routed all the same; the others route it too
+            log.warning("routed %s, but could not keep it for the other replicas: %s", move, e)
+        finally:
+            if lease is not None:
+                with contextlib.suppress(storage.StorageError):  # it runs out by itself
+                    self._wait(lease.release())
+        return child
+
+    def _wait(self, call: Any) -> Any:
+        """Run a store call on the event loop from this router thread; its answer."""
+        assert self._loop is not None
+        future = asyncio.run_coroutine_threadsafe(call, self._loop)
+        try:
+            return future.result(STORE_WAIT)
+        except TimeoutError:
+            future.cancel()
+            raise storage.Unavailable("the store did not answer a router thread") from None
+
+    def _route(
+        self, data: dict[str, Any], step: list[Any], drawing: Drawing, move: Move
+    ) -> Drawing:
+        """The drawing after ``move``, from a worker (here, when the workers cannot)."""
         started = time.perf_counter()
         try:
-            kind, answer = self.call(route, drawing.to_json(), move.to_json())
+            kind, answer = self.call(route, data, step)
         except (BrokenProcessPool, CancelledError, RuntimeError) as e:
             # closed (before the call, or under it: shutting down), or its workers keep dying
             log.warning("routing %s in the bot process: the workers cannot (%s)", move, e)

@@ -67,8 +67,9 @@ class Services:
     pictures: PictureCache = field(default_factory=PictureCache)
     file_ids: FileIds = field(default_factory=FileIds)
     games: GameCache = field(default_factory=GameCache)
-    # What each place shows now, by (match id, place index): skip edits that change nothing.
-    shown: dict[tuple[str, int], tuple[Any, ...]] = field(default_factory=dict)
+    # What this process showed last in each place, by (match id, place index), and the
+    # revision it showed: skip edits that change nothing (see boards._shown_before).
+    shown: dict[tuple[str, int], tuple[Any, str | None]] = field(default_factory=dict)
     bot_username: str = ""
     ready: bool = False  # the worker pools are warm: updates are taken (see app._post_init)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)

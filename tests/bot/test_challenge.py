@@ -132,11 +132,11 @@ async def test_a_board_that_missed_an_edit_is_shown_again_when_tapped(
     show = boards._show
     missed: list[int] = []
 
-    async def lose_bobs_edit(svc: Any, bot: Any, match: Any, i: int, view: Any = None) -> None:
+    async def lose_bobs_edit(svc: Any, bot: Any, match: Any, i: int, *rest: Any) -> None:
         if match.places[i].chat == bob.id and not missed:
             missed.append(i)  # as if the replica died here
             return
-        await show(svc, bot, match, i, view)
+        await show(svc, bot, match, i, *rest)
 
     monkeypatch.setattr(boards, "_show", lose_bobs_edit)
     await _tap_move(alice, a_now)

@@ -479,6 +479,23 @@ class Board:
             tap.popup = popup
 
 
+async def keyboard_step(board: Board, seat: Seat, r: int, c: int, timeout: float = 30) -> View:
+    """Tap a keyboard step that makes no move (a spot, a preview's flip, a window step) and
+    wait for the keyboard it leads to."""
+    before = board.view(seat)["buttons"]
+    tap = board.press(seat.user, seat, r, c)
+    tap.popup = await board.watch.popup(tap.query, timeout)
+    assert tap.accepted, (tap.data, tap.popup)
+    return await board.watch.until(seat.key, other_buttons(before), timeout)
+
+
+def button_at(view: View, suffix: str) -> tuple[int, int]:
+    """Where the button whose data ends with ``suffix`` is (``":s3"``: spot 3's)."""
+    found = [(r, c) for r, c, d in datas(view) if d.endswith(suffix)]
+    assert found, (suffix, view.get("caption"), datas(view))
+    return found[0]
+
+
 # -- making matches through the bot's UI -------------------------------------------------------
 
 

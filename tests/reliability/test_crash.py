@@ -18,7 +18,13 @@ during the think (the board edit that shows the person's move while the bot thin
 the stored move and its board edit (held, not carried out); during the board edit (carried
 out, answer held); during the replay's send; during the rematch's first board. Between two
 people: after the tap is answered (its board edit held), during the board edit, during the
-replay, during the rematch. Every instant runs in every run.
+replay, during the rematch. Every instant it runs is hit in every run.
+
+Each game plays them: Точки и квадраты, Точки (ended by resigning: a quick board holds 225
+points) and Рассада (a move picked spot by spot, with a preview when several curves join
+the spots; the steps before the move's tap are taken before the fault is set). Each restart
+costs a warm-up of the worker pools, so the short form runs every instant for Boxes and one
+for each other game (:data:`SHORT`); ``TETRAD_FULL=1`` runs every instant of every game.
 """
 
 from __future__ import annotations
@@ -38,18 +44,24 @@ import storage
 from playground.faults import Fault
 from playground.server import Emulator
 from tests.reliability.cluster import Cluster
+from tests.reliability.conftest import FULL
 from tests.reliability.people import (
     Board,
     ObservedWorld,
     Seat,
     ai_match,
+    button_at,
     datas,
     finished,
     first_board,
     group_match,
     is_board,
+    keyboard_step,
     match_id,
+    navigation,
+    selections,
     version,
+    with_op,
 )
 
 # Each restart waits for the bot's worker pools to warm up: about 4 s on a quiet machine,
@@ -89,6 +101,40 @@ PEOPLE_INSTANTS = [
 ]
 REPLAY = Instant("replay send", "timeout", ["sendAnimation"])
 REMATCH = Instant("rematch", "timeout", ["sendPhoto"])
+
+
+@dataclass(frozen=True)
+class Game:
+    kind: str
+    path: str  # the /new menu path of the game, without its opponent
+    resigns: bool = False  # ended by resigning (a full game takes too many moves)
+
+
+# Рассада with 5 spots lasts 10 moves at least: the ending comes after the four AI instants.
+GAMES = [Game("boxes", "b.3.2"), Game("dots", "d.q.-", resigns=True), Game("sprouts", "s.5.-")]
+# The short form's instants of each game: (against the bot, between people); None: all of
+# them, and the ending's two.
+SHORT: dict[str, tuple[str, str] | None] = {
+    "boxes": None,
+    "dots": ("AI move stored, board not edited", "board edit"),
+    "sprouts": ("AI board edit", "tap answered"),
+}
+
+
+def chosen(game: Game, *, vs_ai: bool) -> list[Instant]:
+    instants = AI_INSTANTS if vs_ai else PEOPLE_INSTANTS
+    short = SHORT[game.kind]
+    if FULL or short is None:
+        return instants
+    return [i for i in instants if i.name == short[0 if vs_ai else 1]]
+
+
+def ends_too(game: Game) -> bool:
+    """Whether the replay and rematch instants run for this game in this form."""
+    return FULL or SHORT[game.kind] is None
+
+
+games = pytest.mark.parametrize("game", GAMES, ids=[g.kind for g in GAMES])
 
 
 async def stored(redis_url: str, mid: str) -> dict[str, Any]:
@@ -203,15 +249,55 @@ def turn_of(record: dict[str, Any]) -> int:
     return int(engine.load(record["game"]).turn)
 
 
-async def tap_move(board: Board, seat: Seat, rng: random.Random) -> Any:
+async def ready_move(
+    board: Board, seat: Seat, record: dict[str, Any], rng: random.Random
+) -> tuple[int, int]:
+    """The steps before a move (a Dots window, a Рассада spot and its preview), so that
+    none of them meets the fault set next; the button whose tap makes the move."""
     view = board.view(seat)
-    moves = [d for d in datas(view) if d[2].startswith("p:")]
-    assert moves, view.get("caption")
-    r, c, _ = rng.choice(moves)
+    if board.kind == "sprouts":  # two spots; then, if several curves join them, Play
+        game: Any = engine.load(record["game"])
+        spots = [s.number for s in game.drawing.spots if s.lives]
+        pairs = [(a, b) for a in spots for b in game.joinable(a)]
+        a, b = rng.choice(pairs)
+        view = await keyboard_step(board, seat, *button_at(view, f":s{a}"))
+        if len(game.moves_between(a, b)) == 1:
+            return button_at(view, f":s{b}")  # joined in one way only: played at once
+        view = await keyboard_step(board, seat, *button_at(view, f":s{b}"))
+    while not with_op(view, "p"):  # a Dots window with no free point in view
+        steps = navigation(view)
+        assert steps and not selections(view), view.get("caption")
+        view = await keyboard_step(board, seat, *rng.choice(steps)[:2])
+    r, c, _ = rng.choice(with_op(view, "p"))
+    return r, c
+
+
+async def tap_move(
+    board: Board, seat: Seat, rng: random.Random, instant: Instant, redis_url: str
+) -> Fault:
+    """A move by ``seat``, its instant's fault set just before the tap that makes it."""
+    r, c = await ready_move(board, seat, await stored(redis_url, board.id), rng)
+    fault = await hold(board.world, instant)
     tap = board.press(seat.user, seat, r, c)
     tap.popup = await board.watch.popup(tap.query, 30)
     assert tap.accepted, tap.popup
-    return tap
+    return fault
+
+
+async def to_the_end(board: Board, game: Game, rng: random.Random) -> None:
+    """Play the match to its end (or resign it, for a game too long to play out)."""
+    if not game.resigns:
+        while await board.step(rng, timeout=60) is not None and not board.over():
+            pass
+        return
+    await board.same_version(60)
+    seat = board.seats[0]
+    view = await keyboard_step(board, seat, *button_at(board.view(seat), ":menu"))
+    view = await keyboard_step(board, seat, *button_at(view, ":r"))
+    r, c = button_at(view, ":R")
+    tap = board.press(seat.user, seat, r, c)
+    tap.popup = await board.watch.popup(tap.query, 30)
+    await board.watch.until(seat.key, finished, 30)
 
 
 def mover(board: Board, record: dict[str, Any]) -> Seat:
@@ -219,22 +305,23 @@ def mover(board: Board, record: dict[str, Any]) -> Seat:
     return next(s for s in board.seats if s.user.id == uid)
 
 
+@games
 async def test_crash_at_each_instant_against_the_bot(
-    emu: Emulator, world: ObservedWorld, redis_url: str, tmp_path: Path
+    game: Game, emu: Emulator, world: ObservedWorld, redis_url: str, tmp_path: Path
 ) -> None:
     c = Crasher(emu, world, redis_url, tmp_path)
     rng = random.Random(3)
+    instants = chosen(game, vs_ai=True)
     async with c.cluster:
         user = world.add_user("crash_ai")
-        board = await ai_match(world, "boxes", "b.3.2.ae", user)
+        board = await ai_match(world, game.kind, game.path + ".ae", user)
         seat = board.seats[0]
-        for k, instant in enumerate(AI_INSTANTS):
-            what = f"vs bot, {instant.name}"
-            after = AI_INSTANTS[k + 1].show_after if k + 1 < len(AI_INSTANTS) else "60"
+        for k, instant in enumerate(instants):
+            what = f"{game.kind} vs bot, {instant.name}"
+            after = instants[k + 1].show_after if k + 1 < len(instants) else "60"
             await until(lambda: c.person_to_move(board), 60, f"{what}: the person's turn")
             before = await stored(redis_url, board.id)
-            fault = await hold(world, instant)
-            await tap_move(board, seat, rng)
+            fault = await tap_move(board, seat, rng, instant, redis_url)
             killed = await c.kill_when_held(fault, instant, what)
             at_kill = await stored(redis_url, board.id)
             if instant.name == "AI thinking":  # the think ran, its move was not stored
@@ -244,17 +331,19 @@ async def test_crash_at_each_instant_against_the_bot(
             ready = await c.restart(after)
             await c.board_current(board, seat, ready, what)
             await c.bot_moves(board, killed, ready, what)
-        await end_and_rematch(c, board, rng, vs_ai=True)
+        if ends_too(game):
+            await end_and_rematch(c, board, game, rng, vs_ai=True)
     print("\n" + "\n".join(c.report))
 
 
-async def end_and_rematch(c: Crasher, board: Board, rng: random.Random, *, vs_ai: bool) -> None:
+async def end_and_rematch(
+    c: Crasher, board: Board, game: Game, rng: random.Random, *, vs_ai: bool
+) -> None:
     """The replay instant (killed while the replay is sent), then the rematch instant."""
     world, seat = c.world, board.seats[0]
-    who = "vs bot" if vs_ai else "people"
+    who = f"{game.kind} vs bot" if vs_ai else f"{game.kind}, people"
     fault = await hold(world, REPLAY)  # only the ending sends an animation
-    while await board.step(rng, timeout=60) is not None and not board.over():
-        pass
+    await to_the_end(board, game, rng)
     killed = await c.kill_when_held(fault, REPLAY, f"{who}, replay")
     ready = await c.restart()
     await c.board_current(board, seat, ready, f"{who}, replay")
@@ -299,24 +388,25 @@ async def end_and_rematch(c: Crasher, board: Board, rng: random.Random, *, vs_ai
         await c.bot_moves(rematch, killed, ready, f"{who}, rematch", extra=SEND_LEASE)
 
 
+@games
 async def test_crash_at_each_instant_between_people(
-    emu: Emulator, world: ObservedWorld, redis_url: str, tmp_path: Path
+    game: Game, emu: Emulator, world: ObservedWorld, redis_url: str, tmp_path: Path
 ) -> None:
     c = Crasher(emu, world, redis_url, tmp_path)
     rng = random.Random(5)
     async with c.cluster:
         a, b = world.add_user("crash_a"), world.add_user("crash_b")
-        board = await group_match(world, "boxes", "b.3.2", [a, b], [], "crash club")
+        board = await group_match(world, game.kind, game.path, [a, b], [], "crash club")
         seat = board.seats[0]
-        for instant in PEOPLE_INSTANTS:
-            what = f"people, {instant.name}"
+        for instant in chosen(game, vs_ai=False):
+            what = f"{game.kind}, people, {instant.name}"
             await board.same_version(60)
             record = await stored(redis_url, board.id)
-            fault = await hold(world, instant)
-            await tap_move(board, mover(board, record), rng)
+            fault = await tap_move(board, mover(board, record), rng, instant, redis_url)
             await c.kill_when_held(fault, instant, what)
             ready = await c.restart()
             await c.board_current(board, seat, ready, what)
             await board.step(rng, timeout=30)  # and the game plays on
-        await end_and_rematch(c, board, rng, vs_ai=False)
+        if ends_too(game):
+            await end_and_rematch(c, board, game, rng, vs_ai=False)
     print("\n" + "\n".join(c.report))

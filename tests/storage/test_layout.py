@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import storage
 from storage import AiSeat
 from storage._base import text
@@ -70,6 +72,7 @@ async def test_every_key_is_documented_and_every_documented_key_is_used(
     await store.challenges.create({"m": lobby["id"]})
     await store.deadlines.schedule(lobby["id"], 1.0)
     await store.leases.acquire("ai:" + lobby["id"], 10)
+    await store.routes.put("0123456789abcdef", {"w": 1}, 60)
 
     keys = sorted([k.decode() async for k in store.client.scan_iter(match="t:*")])
     patterns = _documented()
@@ -90,3 +93,15 @@ def test_keys_of_one_owner_share_a_slot() -> None:
     assert slot(k.match("abcDEF12")) == slot(k.result("abcDEF12"))
     assert slot(k.chat(-100)) == slot(k.chat_matches(-100)) == slot(k.board("dots", -100))
     assert slot(k.match("abcDEF12")) != slot(k.match("abcDEF13"))
+
+
+async def test_a_routed_curve_is_kept_for_a_while_and_its_digest_checked(
+    store: storage.Store,
+) -> None:
+    digest = "00ff" * 8
+    assert await store.routes.get(digest) is None
+    await store.routes.put(digest, {"w": 1000.0, "spots": [[1.5, 2]]}, 60)
+    assert await store.routes.get(digest) == {"w": 1000.0, "spots": [[1.5, 2]]}
+    assert 0 < await store.client.pttl(store.keys.route(digest)) <= 60_000
+    with pytest.raises(storage.InvalidRecord):
+        await store.routes.get("not hex")
