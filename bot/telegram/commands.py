@@ -14,7 +14,7 @@ import storage
 from bot.i18n import t
 from bot.match import buttons, menus, records
 from bot.match.ui import Button
-from bot.telegram import challenge, stored
+from bot.telegram import challenge, games, stored
 from bot.telegram.common import Context, asker, reply
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
@@ -50,6 +50,8 @@ async def new(update: Update, context: Context) -> None:
     if a is None:
         return
     screen = menus.root(a.user.id)
+    if await games.unfinished(a, update.effective_message, screen.keyboard):
+        return
     await reply(
         update.effective_message,
         t(a.lang, screen.text),
