@@ -45,12 +45,42 @@ def fit(match: Match, text: str) -> str | None:
     return game.format_move(move)
 
 
-def name(match: Match, user: int, lang: str) -> str:
-    """A game as its player tells it from their others: the game, the opponent, the move."""
-    others = [seat_name(s, lang) for s in match.seats if s.user != user or s.is_ai]
-    n = match.game.ply + 1 if match.has_game else 1
+def versus(match: Match, user: int, lang: str) -> str:
+    """The game and the player's opponents: "Dots vs Bob"."""
     game = Text(f"game.{match.kind}")
-    return t(lang, "move.game", game=game, opponent=", ".join(others) or "…", n=n)
+    return t(lang, "move.versus", game=game, opponent=_opponents(match, user, lang, short=False))
+
+
+def name(match: Match, user: int, lang: str) -> str:
+    """A game as its player tells it from their others: the game, the opponent, the move
+    number and the last move (two games against one opponent are told apart by it)."""
+    return _told(match, user, lang, "move.game", versus=versus(match, user, lang))
+
+
+def label(match: Match, user: int, lang: str) -> str:
+    """:func:`name` short enough for a button on a phone (the bot as "🤖 medium")."""
+    game = Text(f"game.{match.kind}")
+    opponent = _opponents(match, user, lang, short=True)
+    return _told(match, user, lang, "move.button", game=game, opponent=opponent)
+
+
+def _told(match: Match, user: int, lang: str, key: str, **params: object) -> str:
+    if not match.has_game or not match.game.moves:
+        return t(lang, key, n=1, **params)
+    game = match.game
+    last = game.format_move(game.moves[-1])
+    return t(lang, f"{key}_after", n=game.ply + 1, last=last, **params)
+
+
+def _opponents(match: Match, user: int, lang: str, *, short: bool) -> str:
+    others = [
+        t(lang, "move.bot", level=Text(f"level.{s.level}"))
+        if short and s.is_ai
+        else seat_name(s, lang)
+        for s in match.seats
+        if s.user != user or s.is_ai
+    ]
+    return ", ".join(others) or "…"
 
 
 def line(match: Match, user: int, lang: str) -> str:
@@ -70,7 +100,7 @@ def chooser(fits: list[tuple[Match, str]], user: int, lang: str) -> Keyboard:
     rows: Keyboard = []
     for m, move in fits:
         try:
-            rows.append([Button(name(m, user, lang), On(m.id, m.version)(CHOSEN, move))])
+            rows.append([Button(label(m, user, lang), On(m.id, m.version)(CHOSEN, move))])
         except ValueError:
             continue
     return rows
@@ -79,6 +109,6 @@ def chooser(fits: list[tuple[Match, str]], user: int, lang: str) -> Keyboard:
 def bring_buttons(matches: Iterable[Match], user: int, lang: str) -> Keyboard:
     """A button per game that brings its board down to the bottom of the chat."""
     return [
-        [Button(t(lang, "games.bring", game=name(m, user, lang)), BRING.data(m.id))]
+        [Button(t(lang, "games.bring", game=label(m, user, lang)), BRING.data(m.id))]
         for m in matches
     ]

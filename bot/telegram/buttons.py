@@ -85,7 +85,7 @@ async def _act(update: Update, context: Context, tap: Tap) -> None:
     )
     await act.answer(query, lang, outcome)
     if outcome.refused is None and tap.kind.detached:
-        await games.chosen(query, tap, lang)
+        await games.chosen(query, tap, lang, outcome.match)
     await act.perform(svc, context.bot, outcome)
     if outcome.refused is not None and outcome.refused.text.key == "err.not_your_turn":
         await act.kick_ai(svc, context.bot, tap.subject)

@@ -14,6 +14,7 @@ from bot.i18n import t
 from bot.match import typed
 from bot.match.actions import Refused
 from bot.match.buttons import Tap
+from bot.match.model import Match
 from bot.match.ui import Keyboard
 from bot.telegram import act, boards
 from bot.telegram.common import Asker, Context, asker, reply, svc_of
@@ -43,25 +44,20 @@ async def unfinished(a: Asker, message: Message | None, menu: Keyboard) -> bool:
     ]
     if not going:
         return False
-    text = t(a.lang, "games.unfinished") + "\n" + games_list(going, a.user.id, a.lang)
+    key = "games.unfinished" if len(going) == 1 else "games.unfinished_many"
+    text = t(a.lang, key) + "\n" + games_list(going, a.user.id, a.lang)
     rows = typed.bring_buttons(going, a.user.id, a.lang) + menu
     await reply(message, text, reply_markup=markup(rows, a.lang))
     return True
 
 
-async def chosen(query: CallbackQuery, tap: Tap, lang: str) -> None:
-    """A game picked for a typed move, and the move played there: the chooser says so, with
-    its buttons gone (the move went through the board's own path, ``buttons._act``)."""
-    text = t(lang, "move.played", move=html.escape(tap.value), game=_label_of(query))
+async def chosen(query: CallbackQuery, tap: Tap, lang: str, match: Match | None) -> None:
+    """A game picked for a typed move, and the move played there (through the board's own
+    tap path, ``buttons._act``): the chooser says where, with its buttons gone."""
+    game = html.escape(typed.versus(match, query.from_user.id, lang)) if match else ""
+    text = t(lang, "move.played", move=html.escape(tap.value), game=game)
     with contextlib.suppress(TelegramError):
         await query.edit_message_text(text, parse_mode=ParseMode.HTML)
-
-
-def _label_of(query: CallbackQuery) -> str:
-    """The label of the tapped button (the game's name as the chooser showed it)."""
-    markup_ = query.message.reply_markup if isinstance(query.message, Message) else None
-    rows = markup_.inline_keyboard if markup_ is not None else ()
-    return next((html.escape(b.text) for r in rows for b in r if b.callback_data == query.data), "")
 
 
 async def bring(update: Update, context: Context, tap: Tap, lang: str) -> None:

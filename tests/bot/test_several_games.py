@@ -3,6 +3,8 @@ player chooses), /new offers to continue, /games brings a board down."""
 
 from __future__ import annotations
 
+import re
+
 from playground.client import ChatHandle, MessageView, UserHandle
 from tests.bot.helpers import message, quick_game, tap_move, texts, version, wait_message
 from tests.bot.test_match_life import _group_match
@@ -26,9 +28,11 @@ async def _bob_to_move_again(chat: ChatHandle, board_id: int, before: int | None
     return await wait_message(
         chat,
         board_id,
-        lambda m: version(m) is not None
-        and version(m) != before
-        and (version(m) or 0) >= (before or 0) + 2,
+        lambda m: (
+            version(m) is not None
+            and version(m) != before
+            and (version(m) or 0) >= (before or 0) + 2
+        ),
     )
 
 
@@ -42,12 +46,12 @@ async def test_a_typed_move_goes_where_it_fits_or_the_player_chooses(pg: Scenari
     ask = await chat.last_message()
     assert "fits more than one game" in (ask.text or ""), ask.text
     labels = texts(ask)
-    assert len(labels) == 2 and all("Dots vs Tetrad bot" in x and "move 1" in x for x in labels)
+    assert labels == ["Dots · 🤖 medium · move 1"] * 2, labels
     assert version(await message(chat, b)) == vb, "nothing is played before the choice"
     # The second button is the game sent second (the chooser lists them as the chat does).
     await bob.press_button(1, 0, ask)
     done = await message(chat, ask.message_id)
-    assert "g9" in (done.text or "") and "played" in (done.text or "") and not done.buttons
+    assert done.text == "g9 played: Dots vs Tetrad bot (medium)" and not done.buttons, done.text
     board_b = await _bob_to_move_again(chat, b, vb)
     assert "Move 2:" in (board_b.caption or ""), "Bob's move and the bot's answer"
     assert version(await message(chat, a)) == va, "the other game is untouched"
@@ -85,7 +89,7 @@ async def test_games_lists_and_brings_a_board_down_and_new_offers_to_continue(
     listing = await chat.last_message()
     assert (listing.text or "").startswith("Your games here:"), listing.text
     assert (listing.text or "").count("your move") == 2
-    assert len(texts(listing)) == 2 and all(x.startswith("⬇ Dots vs") for x in texts(listing))
+    assert texts(listing) == ["⬇ Dots · 🤖 medium · move 1"] * 2, texts(listing)
     caption_a = (await message(chat, a)).caption
     await bob.press_button(0, 0, listing)
     newest = await chat.last_message()
@@ -97,10 +101,11 @@ async def test_games_lists_and_brings_a_board_down_and_new_offers_to_continue(
 
     await bob.send("/new")
     offer = await chat.last_message()
-    assert "unfinished game" in (offer.text or ""), offer.text
+    assert "You have unfinished games" in (offer.text or ""), offer.text
     labels = texts(offer)
-    assert sum(x.startswith("⬇ Dots vs") for x in labels) == 2
-    assert any("Dots" == x or "Dots" in x and "⬇" not in x for x in labels), "and the menu"
+    assert labels[1] == "⬇ Dots · 🤖 medium · move 1", labels
+    assert labels[0].startswith("⬇ Dots · 🤖 medium · move 3 ("), labels
+    assert "Dots and Boxes" in labels, "and below them the menu that starts another"
     await bob.press(labels[1], offer)  # continue game b
     newest = await chat.last_message()
     assert newest.message_id > offer.message_id and newest.buttons
@@ -108,12 +113,13 @@ async def test_games_lists_and_brings_a_board_down_and_new_offers_to_continue(
 
 
 async def test_typed_move_without_a_waiting_game_says_what_there_is(pg: ScenarioClient) -> None:
-    (alice, bob), group, board = await _group_match(pg)
+    (alice, _), group, board = await _group_match(pg)
     await tap_move(alice, group, board)  # Bob's move now
     await alice.send("/m g9", group)
     said = await group.last_message()
     assert "It is not your move in any of your games here" in (said.text or ""), said.text
-    assert "Dots vs Bob, move 2 — waiting for Bob" in (said.text or ""), said.text
+    assert re.search(r"Dots vs Bob, move 2, after \w+ — waiting for Bob", said.text or ""), said
+
     assert "/new" in (said.text or "")
     carol = await pg.user("carol", lang="ru")
     await carol.send("g9")
@@ -126,5 +132,4 @@ async def test_russian_chooser(pg: ScenarioClient) -> None:
     await bob.send("g9")
     ask = await bob.private.last_message()
     assert "подходит к нескольким играм" in (ask.text or ""), ask.text
-    assert all(x.startswith("Точки против Бот Тетрадь") for x in texts(ask)), texts(ask)
-    assert all(x.endswith("ход 1") for x in texts(ask)), texts(ask)
+    assert texts(ask) == ["Точки · 🤖 средний · ход 1"] * 2, texts(ask)
