@@ -97,7 +97,8 @@ REMATCH = Kind("rematch", "a", "x")
 CHOSEN = Kind(
     "chosen", "t", field="move", action=lambda text: actions.Play(text=text), detached=True
 )
-# /games and /new: bring a game's board down to the bottom of the chat (``g:<match>:0``).
+# /games and /new: bring a game's board down to the bottom of the chat (``g:<match>:<version>``;
+# a list drawn before the game moved on is stale and refused, as a stale board is).
 BRING = Kind("bring", "g")
 RECORD = Kind("record", "a", "c")
 

@@ -109,6 +109,6 @@ def chooser(fits: list[tuple[Match, str]], user: int, lang: str) -> Keyboard:
 def bring_buttons(matches: Iterable[Match], user: int, lang: str) -> Keyboard:
     """A button per game that brings its board down to the bottom of the chat."""
     return [
-        [Button(t(lang, "games.bring", game=label(m, user, lang)), BRING.data(m.id))]
+        [Button(t(lang, "games.bring", game=label(m, user, lang)), BRING.data(m.id, m.version))]
         for m in matches
     ]

@@ -67,8 +67,8 @@ async def bring(update: Update, context: Context, tap: Tap, lang: str) -> None:
     assert query is not None
     chat_id = query.message.chat.id if query.message is not None else None
     if chat_id is None or not await boards.bring_down(
-        svc, context.bot, tap.subject, chat_id, query.from_user.id
+        svc, context.bot, tap.subject, tap.version, chat_id, query.from_user.id
     ):
-        await act.answer(query, lang, act.Outcome(refused=Refused("err.no_match")))
+        await act.answer(query, lang, act.Outcome(refused=Refused("games.stale")))
         return
     await act.answer(query, lang, act.Outcome())

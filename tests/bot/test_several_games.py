@@ -98,6 +98,10 @@ async def test_games_lists_and_brings_a_board_down_and_new_offers_to_continue(
     # The board brought down is the game: a tap on it plays.
     moved = await tap_move(bob, chat, newest)
     assert version(moved) != version(newest)
+    # The list was drawn before that move: its button for this game is stale now.
+    popup = await bob.press_button(0, 0, await message(chat, listing.message_id))
+    assert popup is not None and "out of date" in popup.text, popup
+    assert (await chat.last_message()).message_id == moved.message_id, "nothing sent again"
 
     await bob.send("/new")
     offer = await chat.last_message()
