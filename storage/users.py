@@ -30,7 +30,7 @@ from storage.settings import FIELD as SETTINGS_FIELD
 from storage.settings import SettingsStore, decode
 
 RESULTS = ("won", "lost", "drawn")
-PROVISIONAL_RD = 110.0  # above this deviation a rating is shown as provisional ("1540?")
+PROVISIONAL_RD = 110.0  # above this deviation /stats calls a rating provisional
 
 
 def rating_field(game: str) -> str:

@@ -30,7 +30,9 @@ class Kind:
     """One kind of button. ``sub``: the fixed argument that tells it from the other kinds of
     its ``op``; ``field``: the name of its free argument ("" for none; ``optional`` when it may
     be empty); ``subject``: what the id field names (a match, or the user a menu belongs to);
-    ``action``: the match action a tap stands for, None for kinds with a handler of their own."""
+    ``action``: the match action a tap stands for, None for kinds with a handler of their own;
+    ``detached``: its message is not a board of the match (the typed-move chooser), so a tap
+    acts on the match its data names at no place of it."""
 
     name: str
     op: str
@@ -39,6 +41,7 @@ class Kind:
     optional: bool = False
     subject: Literal["match", "user", "anyone"] = "match"
     action: Callable[[str], Action] | None = None
+    detached: bool = False
 
     @property
     def checks_version(self) -> bool:
@@ -90,6 +93,13 @@ DONE = Kind("done", "a", "f", action=lambda _: actions.Done())
 GROUND = Kind("ground", "a", "g", action=lambda _: actions.Ground())
 CLAIM_TIME = Kind("claim_time", "a", "t", action=lambda _: actions.ClaimTime())
 REMATCH = Kind("rematch", "a", "x")
+# A typed move that fits several of the player's games: one button per game plays it there.
+CHOSEN = Kind(
+    "chosen", "t", field="move", action=lambda text: actions.Play(text=text), detached=True
+)
+# /games and /new: bring a game's board down to the bottom of the chat (``g:<match>:<version>``;
+# a list drawn before the game moved on is stale and refused, as a stale board is).
+BRING = Kind("bring", "g")
 RECORD = Kind("record", "a", "c")
 
 # -- a user's own screens (no match, no version): ``<op>:<user>:0:<value>`` -------------------
@@ -120,6 +130,8 @@ KINDS: tuple[Kind, ...] = (
     CLAIM_TIME,
     REMATCH,
     RECORD,
+    CHOSEN,
+    BRING,
     MENU,
     LANGUAGE,
     RULES,

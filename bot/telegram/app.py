@@ -37,6 +37,7 @@ from bot.telegram import (
     challenge,
     commands,
     common,
+    games,
     inline,
     metrics,
     rules,
@@ -49,7 +50,7 @@ from bot.telegram.services import Services
 from bot.webapp import server as miniapp
 
 log = logging.getLogger(__name__)
-COMMANDS = ("new", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
+COMMANDS = ("new", "games", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
 WATCH_PERIOD = 1.0
 WARM_TIMEOUT = 120.0  # seconds start-up waits for the worker pools before going on anyway
 GUARDS = [act.AI_KIND, boards.SHOW_KIND, act.END_KIND]  # deadlines that guard work in flight
@@ -88,6 +89,7 @@ def build_application(
     app.add_handler(CommandHandler("help", commands.help_command))
     app.add_handler(CommandHandler("rules", rules.command))
     app.add_handler(CommandHandler("new", commands.new))
+    app.add_handler(CommandHandler("games", games.games_command))
     app.add_handler(CommandHandler("challenge", challenge.challenge_command))
     app.add_handler(CommandHandler("lang", commands.lang_command))
     app.add_handler(CommandHandler(["m", "move"], typed.move_command))

@@ -214,6 +214,36 @@ async def heal(svc: Services, bot: Bot, match_id: str, at: tuple[Any, Any, Any])
     await refresh(svc, bot, match_id, (i,))
 
 
+async def bring_down(
+    svc: Services, bot: Bot, match_id: str, version: int, chat_id: int, user: int
+) -> bool:
+    """Send the match's board in ``chat_id`` again as the chat's newest message (a player's
+    /games or /new asked for it) and delete the old one; False when the match is no longer at
+    ``version`` (the one the button was drawn for) or shows no board of ``user``'s there. The
+    new board is sent as any first board is (once, by one replica)."""
+    old: list[int | None] = []
+
+    def forget(match: Match) -> None:
+        i = next((i for i, p in enumerate(match.places) if p.chat == chat_id), None)
+        if match.version != version or i is None or match.seat_of(user) is None:
+            raise LookupError(match_id)
+        old.append(match.places[i].msg)
+        match.places[i].msg = None
+
+    try:
+        # the show deadline carries the new board if this process dies before sending it
+        match = await change(svc, match_id, forget, due={SHOW_KIND: svc.clock() + SHOW_GUARD})
+    except (LookupError, storage.MatchNotFound):
+        return False
+    i = next(i for i, p in enumerate(match.places) if p.chat == chat_id)
+    svc.shown.pop((match_id, i), None)
+    await refresh(svc, bot, match_id, (i,))
+    if old[-1] is not None:
+        with contextlib.suppress(TelegramError):
+            await bot.delete_message(chat_id, old[-1])
+    return True
+
+
 async def later(svc: Services, match_id: str, delay: float) -> None:
     """Show the match again in ``delay`` seconds (on whichever replica claims it)."""
     try:

@@ -20,7 +20,7 @@ from bot.match.buttons import Tap
 from bot.match.callback import BadCallback
 from bot.match.effects import Refresh
 from bot.match.model import Match
-from bot.telegram import act, boards, challenge, inline, rules, stored
+from bot.telegram import act, boards, challenge, games, inline, rules, stored
 from bot.telegram.commands import send_record
 from bot.telegram.common import Context, actor_of, language, language_of, met, svc_of
 from bot.telegram.create import create_match
@@ -68,11 +68,11 @@ async def _act(update: Update, context: Context, tap: Tap) -> None:
         if await inline.not_ready(update, context, tap.subject, lang):
             return
         first = None  # it may have just written the match
-    at = (
-        (None, None, query.inline_message_id)
-        if query.inline_message_id
-        else (chat_id, message.message_id if message else None, None)
-    )
+    at: act.Where | None = None  # a detached button's tap names its match at no place
+    if query.inline_message_id:
+        at = (None, None, query.inline_message_id)
+    elif not tap.kind.detached:
+        at = (chat_id, message.message_id if message else None, None)
     outcome = await act.act(
         svc,
         tap.subject,
@@ -84,10 +84,12 @@ async def _act(update: Update, context: Context, tap: Tap) -> None:
         first=first,
     )
     await act.answer(query, lang, outcome)
+    if outcome.refused is None and tap.kind.detached:
+        await games.chosen(query, tap, lang, outcome.match)
     await act.perform(svc, context.bot, outcome)
     if outcome.refused is not None and outcome.refused.text.key == "err.not_your_turn":
         await act.kick_ai(svc, context.bot, tap.subject)
-    if outcome.refused is not None and outcome.refused.text.key == "err.stale":
+    if outcome.refused is not None and outcome.refused.text.key == "err.stale" and at:
         await boards.heal(svc, context.bot, tap.subject, at)
 
 
@@ -231,4 +233,5 @@ ROUTES: dict[buttons.Kind, Route] = {
     buttons.MENU: _menu_tap,
     buttons.LANGUAGE: _language_tap,
     buttons.RULES: rules.button,
+    buttons.BRING: games.bring,
 }

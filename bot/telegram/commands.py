@@ -14,7 +14,7 @@ import storage
 from bot.i18n import t
 from bot.match import buttons, menus, records
 from bot.match.ui import Button
-from bot.telegram import challenge, stored
+from bot.telegram import challenge, games, stored
 from bot.telegram.common import Context, asker, reply
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
@@ -50,6 +50,8 @@ async def new(update: Update, context: Context) -> None:
     if a is None:
         return
     screen = menus.root(a.user.id)
+    if await games.unfinished(a, update.effective_message, screen.keyboard):
+        return
     await reply(
         update.effective_message,
         t(a.lang, screen.text),
@@ -115,9 +117,14 @@ async def stats_command(update: Update, context: Context) -> None:
     lines = [t(a.lang, "stats.title", name=html.escape(a.user.full_name))]
     if not profile.games:
         lines.append(t(a.lang, "stats.none"))
+    provisional = False
     for kind in ("dots", "boxes", "sprouts"):
         if kind in profile.games:
-            lines.append(stats_line(a.lang, kind, profile.stats(kind)))
+            stats = profile.stats(kind)
+            lines.append(stats_line(a.lang, kind, stats))
+            provisional = provisional or bool(stats.rating and stats.rating.provisional)
+    if provisional:  # what "(provisional)" means, once
+        lines.append(t(a.lang, "stats.provisional"))
     await reply(update.effective_message, "\n\n".join(lines))
 
 
@@ -157,8 +164,8 @@ def stats_line(lang: str, kind: str, s: storage.GameStats) -> str:
     tally = s.tally
     parts.append(t(lang, "stats.people", played=tally.played, won=tally.won, drawn=tally.drawn))
     if s.rating is not None:
-        mark = "?" if s.rating.provisional else ""
-        parts.append(t(lang, "stats.rating", rating=f"{round(s.rating.rating)}{mark}"))
+        key = "stats.rating_provisional" if s.rating.provisional else "stats.rating"
+        parts.append(t(lang, key, rating=round(s.rating.rating)))
     if s.best_win is not None:
         parts.append(t(lang, "stats.best_win", rating=round(s.best_win.rating)))
     for level, lv in sorted(s.vs_ai.items()):

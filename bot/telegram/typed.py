@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from telegram import Message, Update
+import html
+
+from telegram import Bot, Message, Update, User
 from telegram.constants import ChatType
 
-import storage
 from bot.i18n import t
+from bot.match import typed
 from bot.match.actions import Play
 from bot.match.model import Match
 from bot.telegram import act, stored
 from bot.telegram.common import Context, actor_of, language, reply, svc_of
+from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
 
@@ -37,52 +40,86 @@ async def _typed_move(update: Update, context: Context, text: str) -> None:
     if not text.strip():
         await reply(message, t(lang, "move.usage"))
         return
-    match_id = await _match_for_text(svc, chat.id, user.id, message)
-    if match_id is None:
-        if chat.type == ChatType.PRIVATE or message.reply_to_message is not None:
-            await reply(message, t(lang, "move.no_match"))
+    here = await live_here(svc, chat.id)
+    replied = message.reply_to_message
+    on_board = (
+        next((m for m in here if _shows(m, chat.id, replied.message_id)), None)
+        if replied is not None
+        else None
+    )
+    if on_board is not None:
+        await play(svc, context.bot, on_board.id, user, lang, text[:64], message)
         return
+    if replied is None and chat.type != ChatType.PRIVATE and not typed.mine(here, user.id):
+        return  # a group's /m with no game of theirs: not for us to answer
+    await _to_the_game_it_fits(svc, context.bot, user, lang, text[:64], message, here)
+
+
+async def _to_the_game_it_fits(
+    svc: Services,
+    bot: Bot,
+    user: User,
+    lang: str,
+    text: str,
+    message: Message,
+    here: list[Match],
+) -> None:
+    """The one game where the move is legal gets it; several ask which; none say why."""
+    theirs = typed.mine(here, user.id)
+    if not theirs:
+        await reply(message, t(lang, "move.none_here"))
+        return
+    to_move = typed.waiting(theirs, user.id)
+    if not to_move:
+        await reply(message, t(lang, "move.none_waiting", games=games_list(theirs, user.id, lang)))
+        return
+    fits = [(m, move) for m in to_move if (move := typed.fit(m, text)) is not None]
+    if len(fits) == 1 or (not fits and len(to_move) == 1):
+        # the only game waiting explains why the move does not fit it
+        match_id = fits[0][0].id if fits else to_move[0].id
+        await play(svc, bot, match_id, user, lang, text, message)
+        return
+    shown = html.escape(text.strip()[:40])
+    if not fits:
+        games = games_list(to_move, user.id, lang)
+        await reply(message, t(lang, "move.fits_none", move=shown, games=games))
+        return
+    rows = typed.chooser(fits, user.id, lang)
+    await reply(message, t(lang, "move.choose", move=shown), reply_markup=markup(rows, lang))
+
+
+async def play(
+    svc: Services, bot: Bot, match_id: str, user: User, lang: str, text: str, message: Message
+) -> None:
     outcome = await act.act(
         svc,
         match_id,
         actor_of(user, lang),
-        Play(text=text[:64]),
-        request=f"{chat.id}:{message.message_id}",
+        Play(text=text),
+        request=f"{message.chat.id}:{message.message_id}",
     )
     if outcome.refused is not None:
         await reply(message, t(lang, outcome.refused.text))
         return
-    await act.perform(svc, context.bot, outcome)
+    await act.perform(svc, bot, outcome)
 
 
-async def _match_for_text(
-    svc: Services, chat_id: int, user_id: int, message: Message
-) -> str | None:
-    """The match a typed move is meant for: the replied-to board, else the one match in this
-    chat where the user is to move (or seated)."""
-    ids = await svc.store.matches.active_in_chat(chat_id)
-    replied = message.reply_to_message
-    candidates: list[Match] = []
-    for match_id in ids:
+async def live_here(svc: Services, chat_id: int) -> list[Match]:
+    """The lobbies and games in progress shown in a chat, decoded (unreadable ones left
+    out), oldest first: the order a player lists and chooses them in."""
+    out: list[Match] = []
+    for record in await svc.store.matches.live_in_chat(chat_id):
         try:
-            record = await svc.store.matches.get(match_id)
-        except storage.StorageError:
-            continue
-        if record is None:
-            continue
-        try:
-            match = stored.load(record, svc)
+            out.append(stored.load(record, svc))
         except ValueError:
             continue
-        if replied is not None:
-            if any(p.chat == chat_id and p.msg == replied.message_id for p in match.places):
-                return match.id
-            continue
-        if match.status == "active" and match.seat_of(user_id) is not None:
-            candidates.append(match)
-    to_move = [m for m in candidates if m.to_move is not None and m.to_move.user == user_id]
-    if len(to_move) == 1:
-        return to_move[0].id
-    if len(candidates) == 1:
-        return candidates[0].id
-    return None
+    return sorted(out, key=lambda m: (m.created, m.id))
+
+
+def games_list(matches: list[Match], user: int, lang: str) -> str:
+    """The player's games, one line each (HTML-escaped: names are the players' own)."""
+    return "\n".join(html.escape(typed.line(m, user, lang)) for m in matches)
+
+
+def _shows(match: Match, chat_id: int, message_id: int) -> bool:
+    return any(p.chat == chat_id and p.msg == message_id for p in match.places)

@@ -172,6 +172,9 @@ async def test_rematch_rotates_seats_and_counts_ratings_once(pg: ScenarioClient)
     await alice.send("/stats", group)
     stats = await group.last_message()
     assert "against people: 1 played, 1 won" in (stats.text or ""), stats.text
+    # One game is not enough to settle a rating: it says so, and /stats explains the word.
+    assert re.search(r"rating: \d+ \(provisional\)", stats.text or ""), stats.text
+    assert "Provisional: a new rating moves a lot" in (stats.text or ""), stats.text
     await bob.press("🔁 Rematch", final, group)
     popup = await alice.press("🔁 Rematch", await message(group, final.message_id), group)
     assert popup is not None and "already started" in popup.text

@@ -24,10 +24,22 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-OPS = ("p", "c", "a", "j", "l", "s", "x", "b", "n", "N", "L", "R", "zz", "P", "")
+OPS = ("p", "c", "a", "j", "l", "s", "x", "b", "n", "N", "L", "R", "t", "g", "zz", "P", "")
 END_ARGS = ("r", "R", "d", "y", "n", "s", "f", "g", "t", "x", "c", "q", "")
 CURSOR_ARGS = ("l", "r", "u", "d", "t", "m", "k", "g0.0", "g999.999", "menu", "back", "b9.9", "")
-COMMANDS = ("start", "new", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
+COMMANDS = (
+    "start",
+    "new",
+    "games",
+    "challenge",
+    "help",
+    "rules",
+    "stats",
+    "top",
+    "record",
+    "lang",
+    "m",
+)
 ODD = (
     "",
     " ",
@@ -170,6 +182,8 @@ class Fuzzer:
             arg = r.choice(
                 ("1.1", "0.0", "999.999", "-1.2", "h0.0", "v9.9", "h999.1", "1", "a.b", "")
             )
+        elif op == "t":  # a typed-move chooser: moves no game here has (forged, not played)
+            arg = r.choice(("z99", "a0", "9", "1-1", "x" * 40, ""))
         elif op in ("N", "L"):
             arg = r.choice(("d.q.-.ae", "b.3.2.g", "s.4.-.am", "ru", "en", "xx", "d.zz", ""))
         else:

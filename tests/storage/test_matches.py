@@ -249,6 +249,19 @@ async def test_lobbies_are_listed_before_active_matches(store: storage.Store) ->
     assert await store.matches.active_in_chat(5) == [lobby["id"], active["id"]]
 
 
+async def test_live_in_chat_reads_the_indexed_records(store: storage.Store) -> None:
+    active, lobby, done = record(chats=[6]), record(status="lobby", chats=[6]), record(chats=[6])
+    broken = record(chats=[6])
+    for r in (active, lobby, done, broken):
+        await store.matches.create(r)
+    await store.matches.update(done["id"], lambda r: {**r, "status": "finished"})
+    await store.client.hset(store.keys.match(broken["id"]), "d", "not json")
+    live = await store.matches.live_in_chat(6)
+    assert [r["id"] for r in live] == [lobby["id"], active["id"]]  # unreadable: left out
+    assert live[1] == await store.matches.get(active["id"])
+    assert await store.matches.live_in_chat(8) == []
+
+
 async def test_index_drops_ids_whose_records_vanished(store: storage.Store) -> None:
     rec = record(chats=[9])
     await store.matches.create(rec)
