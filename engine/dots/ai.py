@@ -15,8 +15,9 @@ All levels read captures the same way, by asking the board what a dot would capt
   prior from the position and the forcing-line solver, playouts that capture, block and
   answer near the last dots), mcts-expert with twice the time (at most 5 s), mcts-fresh
   without the tree kept between moves (the baseline for that reuse). They take over
-  hard (and add expert) once ``bench.dots_arena`` shows them winning against hard; so far
-  they do not (4 of 10 at 0.3 s and 2 of 4 at 1 s on 20×20, 1 of 4 on 38×31).
+  hard (and add expert) once ``bench.dots_arena`` shows them winning clearly against hard
+  over a long run; the last short ones on 20×20 (2026-12-02): 8 won, 1 drawn, 1 lost of 10 at
+  0.3 s a move, 5-1-2 of 8 at 1 s: promising, not yet the 40-game proof.
 
 Opening moves go near the centre (of the zone when one applies) at every level.
 

@@ -794,7 +794,8 @@ def choose(
 ) -> tuple[int, dict[str, float]]:
     """The search's move for ``game`` (an :class:`engine.dots.Game`, not changed) as a board
     index, with figures (iterations, seconds). It stops at ``iterations`` or, when it has a
-    ``deadline`` (on ``time.perf_counter``'s clock), in time for it, whichever comes first.
+    ``deadline`` (on ``time.perf_counter``'s clock), in time for it, whichever comes first,
+    but always after one playout at least.
     ``hints`` are prior win rates for root moves (board index -> rate). With ``reuse`` the
     tree starts from the subtree kept by this mover's last search when the game is two moves
     on (the move then depends on that search too, not only on the seed)."""
@@ -831,6 +832,8 @@ def choose(
     tree = Tree(max(capacity, 4 * n)) if tree is None else tree
     rng = np.array([(0x9E3779B97F4A7C15 ^ (seed or 0) * 0x2545F4914F6CDD1D) % (1 << 64) or 1],
                    dtype=np.uint64)  # fmt: skip
+    if iterations is not None:
+        iterations = max(1, iterations)  # the first playout expands the root: no move without it
     done = 0
     batch = 8
     while True:

@@ -60,6 +60,16 @@ def test_same_seed_same_move() -> None:
     assert a[0] == b[0] and a[1]["nodes"] == b[1]["nodes"] and a[1]["value"] == b[1]["value"]
 
 
+def test_no_iterations_still_gives_a_legal_move() -> None:
+    """A budget of 0 playouts (or less) runs one: before, the root had no children and the
+    choice raised ValueError."""
+    g, _ = _ladder([(8, 7)])
+    for iterations in (0, -3):
+        move, figures = choose(g, seed=3, iterations=iterations)
+        assert move in g.legal_indices()
+        assert figures["iterations"] == 1.0
+
+
 def _nearly_full(free: int, **options: object) -> Game:
     g = Game(7, 7, **options)  # type: ignore[arg-type]
     seed = 0
