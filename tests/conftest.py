@@ -3,6 +3,10 @@ with the real bot (tests/fixtures/playground.py); ports for servers a test start
 tests/fixtures/ports.py (the suite runs on pytest-xdist workers: see README)."""
 
 import importlib.util
+import subprocess
+import sys
+
+import pytest
 
 pytest_plugins = [
     name
@@ -29,7 +33,16 @@ def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg
 
 def pytest_sessionstart(session) -> None:  # type: ignore[no-untyped-def]
     """The engines' compiled kernels, compiled (the first run on a checkout: tens of seconds)
-    or loaded once here, so that no test's own time limit pays for it."""
+    or loaded once here, so that no test's own time limit pays for it. Точки's search kernels
+    (47 s of CPU to compile, 1 s to load; only its engine tests use them) are compiled once, in
+    a second process beside the Рассада ones, before the xdist workers start: otherwise each
+    worker compiled them inside its first test of them. Workers only load the Рассада ones."""
     from bot.warmup import warm_engines
 
+    dots = None
+    if not hasattr(session.config, "workerinput"):  # the controller, or a run without xdist
+        warm_dots = "from engine.dots.search import warm; warm()"
+        dots = subprocess.Popen([sys.executable, "-c", warm_dots])
     warm_engines()
+    if dots is not None and dots.wait() != 0:
+        raise pytest.UsageError("the Точки search kernels did not compile (see above)")
