@@ -57,6 +57,7 @@ DEFAULT_UPDATES = (
     "my_chat_member",
 )
 EVENT_LOG_SIZE = 5000
+REPLY_PREVIEW_CHARS = 120  # of the replied message, in its quote (the page shortens it further)
 
 
 class PlaygroundError(Exception):
@@ -1068,6 +1069,7 @@ class World:
             "buttons": (msg.reply_markup or {}).get("inline_keyboard") or [],
             "via_bot": self.bot_username if msg.via_bot else None,
             "reply_to": msg.reply_to,
+            "reply_preview": self._reply_preview(msg),
             "edited": msg.edit_date is not None,
             "inline_message_id": msg.inline_message_id,
             "service": self._service_text(msg),
@@ -1085,6 +1087,33 @@ class World:
                 "file_name": msg.media.file_name,
             }
         return view
+
+    def _reply_preview(self, msg: Message) -> dict[str, Any] | None:
+        """The quote a client shows above a reply: who wrote the message replied to and the
+        start of it (a picture's thumbnail), or that it was deleted."""
+        if msg.reply_to is None:
+            return None
+        target = self.chats[msg.chat_ref].messages.get(msg.reply_to)
+        if target is None:
+            return {"message_id": msg.reply_to, "deleted": True}
+        if target.sender == self.bot_id:
+            name = self.bot_name
+        else:
+            name = self.users[target.sender].first_name
+        kind = target.media_kind
+        words = {"photo": "Photo", "animation": "GIF", "document": "File"}
+        body = target.text or target.caption or (words.get(kind or "", "") if kind else "")
+        body = " ".join(body.split())
+        thumb = None
+        if target.media is not None and kind in ("photo", "animation"):
+            thumb = f"/pg/files/{target.media.largest.file_id}"
+        return {
+            "message_id": target.message_id,
+            "name": name,
+            "text": body[:REPLY_PREVIEW_CHARS],
+            "thumb": thumb,
+            "deleted": False,
+        }
 
     def _service_text(self, msg: Message) -> str | None:
         s = msg.service
