@@ -48,6 +48,7 @@ FIRST_USER_ID = 7_000_000_001
 FIRST_GROUP_ID = -4_000_000_001
 FIRST_SUPERGROUP_ID = -1_000_000_000_001
 FIRST_DIALOG_ID = 9_000_000_000_001  # user-to-user chats; never shown to the bot
+FIRST_CHANNEL_ID = -1_002_000_000_001  # private channels only the bot posts in
 DEFAULT_UPDATES = (
     "message",
     "edited_message",
@@ -113,7 +114,9 @@ class Message:
 class Chat:
     ref: int  # stable handle for the page and the tests (a migrated group keeps it)
     id: int  # the id the bot uses now
-    type: str  # "private" (with the bot), "dialog" (two people), "group", "supergroup"
+    # "private" (with the bot), "dialog" (two people), "group", "supergroup", "channel" (a
+    # private one with the bot as its only member: nobody's chat list shows it)
+    type: str
     title: str
     members: list[int] = field(default_factory=list)
     creator: int | None = None
@@ -345,6 +348,16 @@ class World:
         self.emit("chat", chat=self.chat_view(chat))
         if with_bot:
             self.add_bot_to_group(chat, creator)
+        return chat
+
+    def create_channel(self, title: str) -> Chat:
+        """A private channel with the bot as its administrator and no one else, as the
+        storage chat for inline-message pictures should be: the bot posts there, nobody's
+        chat list shows it (a group for it would sit in its creator's list)."""
+        n = sum(1 for c in self.chats.values() if c.type == "channel")
+        cid = FIRST_CHANNEL_ID - n
+        chat = self._add_chat(Chat(cid, cid, "channel", title, bot_member=True))
+        self.emit("chat", chat=self.chat_view(chat))
         return chat
 
     def add_member(self, chat: Chat, user: User, by: User) -> None:
@@ -816,7 +829,7 @@ class World:
             if not user.started:
                 raise forbidden("bot can't initiate conversation with a user")
         elif not chat.bot_member:
-            kind = "supergroup" if chat.type == "supergroup" else "group"
+            kind = chat.type if chat.type in ("supergroup", "channel") else "group"
             raise forbidden(f"bot is not a member of the {kind} chat")
         return chat
 
@@ -991,6 +1004,9 @@ class World:
             "chat": self.chat_api(chat),
             "date": msg.date,
         }
+        if chat.type == "channel":  # a channel post is signed by the channel, from nobody
+            del out["from"]
+            out["sender_chat"] = self.chat_api(chat)
         if msg.edit_date:
             out["edit_date"] = msg.edit_date
         if msg.text is not None:

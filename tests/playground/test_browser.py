@@ -147,7 +147,7 @@ async def test_a_reply_to_the_board_moves_in_a_group(
             await page.page.locator("#msg-menu button", has_text="Reply").click()
             assert await page.page.locator("#reply-bar").is_visible()
             await page.page.locator("#composer-input").fill("f6")
-            shots = [tmp_path / f"group-reply-typing-{lang}.png", tmp_path / f"group-reply-{lang}.png"]
+            shots = [tmp_path / f"group-reply-{step}-{lang}.png" for step in ("typing", "played")]
             await page.screenshot(shots[0])
             await page.page.locator("#composer-input").press("Enter")
             assert await page.page.locator("#reply-bar").is_hidden()  # sent: the bar goes
