@@ -82,6 +82,8 @@ def test_header_uses_the_views_title_names_and_status() -> None:
         title="default",
         scores=True,
         last=None,
+        width=960,
+        u=1.0,
     )
     assert h.title == "T" and h.status == "waiting"
     assert [s.name for s in h.seats] == ["Ann", "Player 2", "Player 3"]
