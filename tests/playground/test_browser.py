@@ -169,3 +169,48 @@ async def test_a_reply_to_the_board_moves_in_a_group(
     assert played in (after.caption or "")
     sent = [m for m in await group.messages() if m.text == "f6"]
     assert [m.reply_to for m in sent] == [lobby.message_id]  # the reply reached the bot as one
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_start_and_clock_keyboards_are_not_cut_on_a_phone(
+    pg: ScenarioClient, tmp_path: Path, lang: str
+) -> None:
+    """At 412 px no button of the start keyboard or the clock screen is shortened with an
+    ellipsis (the page's buttons cut their text as Telegram's do)."""
+    await pg.user("alice", lang, "Алиса" if lang == "ru" else "Alice")
+    async with chromium() as browser:
+        page = await ChatPage.open(browser, pg.url, "alice", PHONE_TALL)
+        try:
+            await page.open_chat("Tetrad")
+            await page.page.locator("#start-bot").click()
+            await page.wait_for_bot(t(lang, "game.sprouts"))
+            shots = [tmp_path / f"start-{lang}.png"]
+            await page.screenshot(shots[0])
+            assert await cut_buttons(page) == []
+            await page.send("/new")
+            await page.bot_messages().nth(1).wait_for()  # the menu under /new
+            for key in ("game.dots", "menu.dots_s", "btn.next"):
+                await page.press(t(lang, key))
+                await page.page.wait_for_timeout(200)
+            await page.press("⏱")
+            await page.wait_for_bot(t(lang, "menu.no_clock"))
+            await page.page.wait_for_timeout(200)
+            shots.append(tmp_path / f"clock-{lang}.png")
+            await page.screenshot(shots[1])
+            assert await cut_buttons(page) == []
+            keep = os.environ.get("SCREENS")
+            for shot in shots if keep else []:
+                shutil.copy(shot, Path(keep or "."))
+        except BaseException:
+            await page.screenshot(tmp_path / "failure.png")
+            raise
+
+
+async def cut_buttons(page: ChatPage) -> list[str]:
+    """The texts of the newest keyboard's buttons that do not fit their button."""
+    keyboard = page.page.locator("#messages .msg:has(.kb)").last
+    found: list[str] = await keyboard.evaluate(
+        "kb => [...kb.querySelectorAll('.kb button')]"
+        ".filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent)"
+    )
+    return found
