@@ -463,7 +463,7 @@ function messageMenu(m, wrap, ev) {
 function bindReplies(m, wrap) {
   if (m.service) return;
   const bubble = wrap.querySelector(".bubble");
-  const interactive = (t) => t.closest("a, button, .spoiler, .reply-quote, img.photo ~ a");
+  const interactive = (t) => t.closest("a, button, .spoiler, .reply-quote");
   bubble.addEventListener("click", (ev) => {
     if (interactive(ev.target)) return;
     ev.stopPropagation();
