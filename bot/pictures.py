@@ -6,28 +6,44 @@ import contextlib
 
 import engine
 import render
-from bot.i18n import t
+from bot.i18n import Text, t
 from bot.match.model import Match
 from bot.match.ui import PictureView
 from bot.match.views import seat_name, title
 from render.view import View
 
 
-def _view(match: Match, lang: str) -> View:
+def view_of(match: Match, lang: str) -> View:
     """The renderer's view of ``match``: its title, the seats' names, a lobby's status."""
     view: View = {
         "lang": lang,
         "title": title(match, lang),
-        "players": [seat_name(s, lang) for s in match.seats],
+        "players": picture_names(match, lang),
     }
     if match.status == "lobby":
         view["status"] = t(lang, "lobby.picture")
     return view
 
 
+def picture_names(match: Match, lang: str) -> list[str]:
+    """The seats' names in the picture's header, where a seat has half the width or less:
+    the bot is "Bot (medium)" ("Tetrad bot (medium)" was cut to "Tetrad bot (mediu…"),
+    and "Bot 1", "Bot 2"... when it holds several seats (the caption names the level)."""
+    bots = [i for i, s in enumerate(match.seats) if s.is_ai]
+    names = []
+    for i, seat in enumerate(match.seats):
+        if not seat.is_ai:
+            names.append(seat_name(seat, lang))
+        elif len(bots) == 1:
+            names.append(t(lang, Text("bot.short", level=Text(f"level.{seat.level}"))))
+        else:
+            names.append(t(lang, "bot.numbered", n=bots.index(i) + 1))
+    return names
+
+
 def board_png(match: Match, picture: PictureView) -> bytes:
     """The picture a place asks for (see :class:`bot.match.ui.PictureView`)."""
-    view = _view(match, picture.get("lang", match.lang))
+    view = view_of(match, picture.get("lang", match.lang))
     if "labels" in picture:
         view["labels"] = picture["labels"]
     preview = picture.get("preview")
@@ -41,4 +57,4 @@ def board_png(match: Match, picture: PictureView) -> bytes:
 
 def replay_view(match: Match) -> View:
     """The view of the replay (JSON-safe: the animation is drawn in a worker process)."""
-    return _view(match, match.lang)
+    return view_of(match, match.lang)

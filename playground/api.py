@@ -644,7 +644,8 @@ class BotApi:
         chat = self.world.resolve_chat(p.require("chat_id"))
         user_id = p.int("user_id")
         if user_id == self.world.bot_id:
-            return {"status": "member", "user": self.world.bot_api_user()}
+            status = "administrator" if chat.type == "channel" else "member"
+            return {"status": status, "user": self.world.bot_api_user()}
         user = self.world.users.get(user_id or 0)
         if user is None:
             raise bad_request("user not found")

@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 DEMO_USERS = (("alice", "ru", "Алиса"), ("bob", "en", "Bob"))
 DEMO_GROUP = "Friends"
-STORAGE_GROUP = "Tetrad storage"  # where the bot uploads inline-message pictures
+STORAGE_CHANNEL = "Tetrad storage"  # the private channel the bot uploads inline pictures to
 MINIAPP_SHORT_NAME = "board"  # the local bot's Mini App, as BotFather's /newapp would name it
 
 
@@ -57,15 +57,16 @@ def free_port(host: str) -> int:
 
 def add_demo_world(emulator: Emulator) -> int:
     """A couple of people and a group with the bot, so there is something to click; returns
-    the id of a storage group for inline-message pictures (the bot's STORAGE_CHAT_ID)."""
+    the id of the storage chat for inline-message pictures (the bot's STORAGE_CHAT_ID): a
+    private channel only the bot is in, so it shows in nobody's chat list."""
     world = emulator.world
     users = [world.add_user(name, lang, first) for name, lang, first in DEMO_USERS]
     if not any(c.title == DEMO_GROUP for c in world.chats.values()):
         world.create_group(DEMO_GROUP, users[0], users[1:], with_bot=True)
     for chat in world.chats.values():
-        if chat.title == STORAGE_GROUP:
+        if chat.type == "channel" and chat.title == STORAGE_CHANNEL:
             return chat.id
-    return world.create_group(STORAGE_GROUP, users[0], [], with_bot=True).id
+    return world.create_channel(STORAGE_CHANNEL).id
 
 
 async def serve(

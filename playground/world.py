@@ -48,6 +48,7 @@ FIRST_USER_ID = 7_000_000_001
 FIRST_GROUP_ID = -4_000_000_001
 FIRST_SUPERGROUP_ID = -1_000_000_000_001
 FIRST_DIALOG_ID = 9_000_000_000_001  # user-to-user chats; never shown to the bot
+FIRST_CHANNEL_ID = -1_002_000_000_001  # private channels only the bot posts in
 DEFAULT_UPDATES = (
     "message",
     "edited_message",
@@ -57,6 +58,7 @@ DEFAULT_UPDATES = (
     "my_chat_member",
 )
 EVENT_LOG_SIZE = 5000
+REPLY_PREVIEW_CHARS = 120  # of the replied message, in its quote (the page shortens it further)
 
 
 class PlaygroundError(Exception):
@@ -112,7 +114,9 @@ class Message:
 class Chat:
     ref: int  # stable handle for the page and the tests (a migrated group keeps it)
     id: int  # the id the bot uses now
-    type: str  # "private" (with the bot), "dialog" (two people), "group", "supergroup"
+    # "private" (with the bot), "dialog" (two people), "group", "supergroup", "channel" (a
+    # private one with the bot as its only member: nobody's chat list shows it)
+    type: str
     title: str
     members: list[int] = field(default_factory=list)
     creator: int | None = None
@@ -344,6 +348,16 @@ class World:
         self.emit("chat", chat=self.chat_view(chat))
         if with_bot:
             self.add_bot_to_group(chat, creator)
+        return chat
+
+    def create_channel(self, title: str) -> Chat:
+        """A private channel with the bot as its administrator and no one else, as the
+        storage chat for inline-message pictures should be: the bot posts there, nobody's
+        chat list shows it (a group for it would sit in its creator's list)."""
+        n = sum(1 for c in self.chats.values() if c.type == "channel")
+        cid = FIRST_CHANNEL_ID - n
+        chat = self._add_chat(Chat(cid, cid, "channel", title, bot_member=True))
+        self.emit("chat", chat=self.chat_view(chat))
         return chat
 
     def add_member(self, chat: Chat, user: User, by: User) -> None:
@@ -815,7 +829,7 @@ class World:
             if not user.started:
                 raise forbidden("bot can't initiate conversation with a user")
         elif not chat.bot_member:
-            kind = "supergroup" if chat.type == "supergroup" else "group"
+            kind = chat.type if chat.type in ("supergroup", "channel") else "group"
             raise forbidden(f"bot is not a member of the {kind} chat")
         return chat
 
@@ -990,6 +1004,9 @@ class World:
             "chat": self.chat_api(chat),
             "date": msg.date,
         }
+        if chat.type == "channel":  # a channel post is signed by the channel, from nobody
+            del out["from"]
+            out["sender_chat"] = self.chat_api(chat)
         if msg.edit_date:
             out["edit_date"] = msg.edit_date
         if msg.text is not None:
@@ -1068,6 +1085,7 @@ class World:
             "buttons": (msg.reply_markup or {}).get("inline_keyboard") or [],
             "via_bot": self.bot_username if msg.via_bot else None,
             "reply_to": msg.reply_to,
+            "reply_preview": self._reply_preview(msg),
             "edited": msg.edit_date is not None,
             "inline_message_id": msg.inline_message_id,
             "service": self._service_text(msg),
@@ -1085,6 +1103,33 @@ class World:
                 "file_name": msg.media.file_name,
             }
         return view
+
+    def _reply_preview(self, msg: Message) -> dict[str, Any] | None:
+        """The quote a client shows above a reply: who wrote the message replied to and the
+        start of it (a picture's thumbnail), or that it was deleted."""
+        if msg.reply_to is None:
+            return None
+        target = self.chats[msg.chat_ref].messages.get(msg.reply_to)
+        if target is None:
+            return {"message_id": msg.reply_to, "deleted": True}
+        if target.sender == self.bot_id:
+            name = self.bot_name
+        else:
+            name = self.users[target.sender].first_name
+        kind = target.media_kind
+        words = {"photo": "Photo", "animation": "GIF", "document": "File"}
+        body = target.text or target.caption or (words.get(kind or "", "") if kind else "")
+        body = " ".join(body.split())
+        thumb = None
+        if target.media is not None and kind in ("photo", "animation"):
+            thumb = f"/pg/files/{target.media.largest.file_id}"
+        return {
+            "message_id": target.message_id,
+            "name": name,
+            "text": body[:REPLY_PREVIEW_CHARS],
+            "thumb": thumb,
+            "deleted": False,
+        }
 
     def _service_text(self, msg: Message) -> str | None:
         s = msg.service

@@ -19,6 +19,8 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
+from render import common
+from render.common import HeaderText
 from render.view import Shown, View
 
 KINDS = ("dots", "boxes", "sprouts")
@@ -39,6 +41,15 @@ def board_png(game: Shown, view: View | None = None) -> bytes:
     """The board of ``game`` as PNG bytes, dispatched on ``game.kind``."""
     result: bytes = _module(game).board_png(game, view or {})
     return result
+
+
+def header_text(game: Shown, view: View | None = None) -> HeaderText:
+    """The header's lines as ``board_png`` draws them, each fitted to its room: what a
+    phone shows of the title, the names and the status (tests measure it)."""
+    module, view = _module(game), view or {}
+    lay = module.layout(game, view)
+    lay = lay[0] if isinstance(lay, tuple) else lay  # Рассада's layout comes with its fit
+    return common.header_text(module.header(game, view, lay), lay.width, lay.u)
 
 
 def _svg_module(game: Shown) -> ModuleType:
@@ -67,4 +78,14 @@ def replay(game: Shown, *, view: View | None = None) -> bytes:
     return replay_gif(game, view=view or {})
 
 
-__all__ = ["KINDS", "UnknownGame", "View", "board_png", "board_svg", "preview_svg", "replay"]
+__all__ = [
+    "KINDS",
+    "HeaderText",
+    "UnknownGame",
+    "View",
+    "board_png",
+    "board_svg",
+    "header_text",
+    "preview_svg",
+    "replay",
+]

@@ -157,7 +157,7 @@ def board_image(game: BoxesGame, view: View) -> Image.Image:
         dot = _dot_sprite(lay)
         for r, c in board_dots(tuple(game.mask)):
             dot.put(img, *lay.xy(r, c))
-    draw_header(img, _header(game, view, lang), lay.u)
+    draw_header(img, header(game, view, lay), lay.u)
     return img
 
 
@@ -217,7 +217,10 @@ def _guide(lay: Layout, orient: str) -> tuple[tuple[int, int], Image.Image, Imag
     return (-pad, -pad), Image.new("L", size, color(mix(PAPER, MUTED, 0.55))), mask
 
 
-def _header(game: BoxesGame, view: View, lang: str) -> Header:
+def header(game: BoxesGame, view: View, lay: Layout | None = None) -> Header:
+    """The header strip's words (``lay``: the picture's layout, worked out if not given)."""
+    lang = lang_of(view)
+    lay = lay or layout(game, view)
     turn = game.last_turn
     last = None
     if turn:
@@ -231,4 +234,6 @@ def _header(game: BoxesGame, view: View, lang: str) -> Header:
         title=f"{name} · {size}",
         scores=True,
         last=last,
+        width=lay.width,
+        u=lay.u,
     )

@@ -19,7 +19,7 @@ import struct
 import threading
 import unicodedata
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -412,9 +412,27 @@ class Header:
     counter: str  # right of the title: move number and the last move
     status: str  # the bottom line: whose turn, STOP, the result, or the bot's own status
     final: bool
+    move_only: str = ""  # the counter without the last move, when the title needs the room
+
+
+@dataclass(frozen=True)
+class HeaderText:
+    """The header's words as they are drawn, each fitted to its room (and the room): what
+    a phone shows, for the tests that measure it."""
+
+    title: str
+    title_room: float
+    counter: str
+    names: tuple[str, ...]
+    name_rooms: tuple[float, ...]
+    status: str
+    status_room: float
 
 
 HEADER_HEIGHT = 178  # at the reference size
+# Fonts of the header at the reference size (scaled by ``u``).
+TITLE_PX, COUNTER_PX, NAME_PX, STATUS_PX = 40, 32, 33, 33
+PAD_PX = 36
 
 
 def scale_of(view: View) -> tuple[int, float]:
@@ -484,29 +502,93 @@ def make_header(
     title: str,
     scores: bool,
     last: str | None,
-    playing: str | None = None,
+    width: int,
+    u: float,
+    playing: Callable[[Sequence[str]], str] | None = None,
 ) -> Header:
-    """The header of a picture from the shared game API; ``last`` is the latest move in the
-    game's notation, ``playing`` replaces "X to move" while the game goes on (Dots STOP)."""
+    """The header of a ``width``-pixel picture at scale ``u`` from the shared game API;
+    ``last`` is the latest move in the game's notation, ``playing`` (of the seats' names)
+    replaces "X to move" while the game goes on (Dots STOP)."""
     names = player_names(view, lang, game.players)
     score = game.scores
     seats = tuple(Seat(names[i], str(score[i]) if scores else None) for i in range(game.players))
-    counter = say(lang, "move", n=game.ply) + (f" · {last}" if last else "")
+    move_only = say(lang, "move", n=game.ply)
     final = game.over
     if isinstance(view.get("status"), str) and view["status"]:
         status = printable(view["status"]) or view["status"]
-    elif game.result is not None:
-        status = result_text(game.result, names, lang, scores)
     else:
-        status = playing or say(lang, "to_move", name=names[game.turn])
+
+        def status_of(shown: Sequence[str]) -> str:
+            if game.result is not None:
+                return result_text(game.result, shown, lang, scores)
+            return playing(shown) if playing else say(lang, "to_move", name=shown[game.turn])
+
+        room = width - 2 * round(PAD_PX * u)
+        status = with_names_fitted(status_of, names, font(round(STATUS_PX * u), final), room)
     t = view.get("title")
     return Header(
         title=printable(t) if isinstance(t, str) and printable(t) else title,
         seats=seats,
         turn=None if final else game.turn,
-        counter=counter,
+        counter=move_only + (f" · {last}" if last else ""),
         status=status,
         final=final,
+        move_only=move_only,
+    )
+
+
+def with_names_fitted(
+    text_of: Callable[[Sequence[str]], str], names: Sequence[str], f: Font, room: float
+) -> str:
+    """``text_of(names)``, with the long names shortened (each to the same width, the widest
+    that lets the line fit ``room``) rather than the line's end cut: "Победа: Алексан… ·
+    12 : 7 · сдача: Bob" keeps the score and the reason."""
+    text = text_of(names)
+    if text_width(text, f) <= room:
+        return text
+    lo, hi = 0, int(room)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text_of([fit(n, f, mid) for n in names]), f) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return fit(text_of([fit(n, f, lo) for n in names]), f, room)
+
+
+def header_text(h: Header, width: int, u: float) -> HeaderText:
+    """Each line of the header fitted to the room it has in a ``width``-pixel picture: the
+    title first (the counter drops the last move if that lets the title fit whole), then a
+    slot per seat for its name beside the marker and score, then the status line."""
+    pad = round(PAD_PX * u)
+    tf, cf = font(round(TITLE_PX * u), bold=True), font(round(COUNTER_PX * u))
+    counter = h.counter
+
+    def title_room(c: str) -> float:
+        return width - 2 * pad - text_width(c, cf) - 24 * u
+
+    if text_width(h.title, tf) > title_room(counter) and h.move_only:
+        counter = h.move_only
+    names, rooms = [], []
+    slot = (width - 2 * pad) / max(1, len(h.seats))
+    r = 15 * u
+    sf = font(round(NAME_PX * u), bold=True)
+    for i, seat in enumerate(h.seats):
+        nf = font(round(NAME_PX * u), bold=h.turn == i)
+        score = f"  {seat.score}" if seat.score is not None else ""
+        room = slot - 2 * r - 14 * u - text_width(score, sf) - 16 * u
+        names.append(fit(seat.name, nf, room))
+        rooms.append(room)
+    status_room = width - 2 * pad
+    status = fit(h.status, font(round(STATUS_PX * u), bold=h.final), status_room)
+    return HeaderText(
+        title=fit(h.title, tf, title_room(counter)),
+        title_room=title_room(counter),
+        counter=counter,
+        names=tuple(names),
+        name_rooms=tuple(rooms),
+        status=status,
+        status_room=status_room,
     )
 
 
@@ -514,17 +596,16 @@ def draw_header(img: Image.Image, h: Header, u: float) -> None:
     """The strip at the top: title and move counter, the seats with colour, marker and score
     (the seat to move underlined in its colour), and a status line."""
     width = img.width
-    pad = round(36 * u)
+    pad = round(PAD_PX * u)
     dark, grey = ink(INK), ink(MUTED)
     d = ImageDraw.Draw(img)
+    words = header_text(h, width, u)
 
     # Row 1: title, and the move counter at the right.
     y1 = round(48 * u)
-    counter_font = font(round(32 * u))
-    cw = text_width(h.counter, counter_font)
-    draw_text(img, (width - pad, y1), h.counter, counter_font, grey, "rs")
-    tf = font(round(40 * u), bold=True)
-    draw_text(img, (pad, y1), fit(h.title, tf, width - 2 * pad - cw - 24 * u), tf, dark, "ls")
+    draw_text(img, (width - pad, y1), words.counter, font(round(COUNTER_PX * u)), grey, "rs")
+    tf = font(round(TITLE_PX * u), bold=True)
+    draw_text(img, (pad, y1), words.title, tf, dark, "ls")
 
     # Row 2: the seats.
     y2 = round(100 * u)
@@ -535,11 +616,10 @@ def draw_header(img: Image.Image, h: Header, u: float) -> None:
         x = pad + i * slot
         seat_marker(i, r).put(img, x + r, y2 - 12 * u)
         mine = h.turn == i
-        nf = font(round(33 * u), bold=mine)
-        sf = font(round(33 * u), bold=True)
+        nf = font(round(NAME_PX * u), bold=mine)
+        sf = font(round(NAME_PX * u), bold=True)
         score = f"  {seat.score}" if seat.score is not None else ""
-        room = slot - 2 * r - 14 * u - text_width(score, sf) - 16 * u
-        name = fit(seat.name, nf, room)
+        name = words.names[i]
         x_name = x + 2 * r + 12 * u
         box = draw_text(img, (x_name, y2), name, nf, dark, "ls")
         if score:
@@ -554,8 +634,7 @@ def draw_header(img: Image.Image, h: Header, u: float) -> None:
 
     # Row 3: status.
     y3 = round(152 * u)
-    sf = font(round(33 * u), bold=h.final)
-    draw_text(img, (pad, y3), fit(h.status, sf, width - 2 * pad), sf, dark, "ls")
+    draw_text(img, (pad, y3), words.status, font(round(STATUS_PX * u), bold=h.final), dark, "ls")
 
     # The notebook's red margin line under the strip.
     y = header_height(u) - max(2, round(3 * u))

@@ -10,7 +10,7 @@ That is five whole-image operations whatever the number of dots.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,7 +39,6 @@ from render.common import (
     ink,
     make_header,
     mix,
-    player_names,
     png,
     ring_sprite,
     scale_of,
@@ -180,7 +179,6 @@ def board_png(game: DotsGame, view: View) -> bytes:
 def board_image(game: DotsGame, view: View) -> Image.Image:
     """The picture as an index image (see :mod:`render.common`); replays reuse it."""
     view = view or {}
-    lang = lang_of(view)
     lay = layout(game, view)
     img = _BODIES.body(lay, game).copy()
     last = game.last_move
@@ -189,7 +187,7 @@ def board_image(game: DotsGame, view: View) -> Image.Image:
     window = view.get("window")
     if window is not None:
         _draw_window(ImageDraw.Draw(img), lay, window)
-    draw_header(img, _header(game, view, lang), lay.u)
+    draw_header(img, header(game, view, lay), lay.u)
     return img
 
 
@@ -277,14 +275,22 @@ def _territory(lay: Layout, t: Territory) -> Image.Image:
     return img
 
 
-def _header(game: DotsGame, view: View, lang: str) -> Header:
+def header(game: DotsGame, view: View, lay: Layout | None = None) -> Header:
+    """The header strip's words (``lay``: the picture's layout, worked out if not given)."""
+    lang = lang_of(view)
+    lay = lay or layout(game, view)
     last = game.last_move
-    name = player_names(view, lang, game.players)[game.turn]
-    playing = None
+    playing: Callable[[Sequence[str]], str] | None = None
     if game.stopped_by is not None and not game.over:
-        playing = say(lang, "stop", name=name)
+
+        def playing(names: Sequence[str]) -> str:
+            return say(lang, "stop", name=names[game.turn])
+
     elif game.zone is not None:
-        playing = f"{say(lang, 'to_move', name=name)} · {say(lang, 'zone')}"
+
+        def playing(names: Sequence[str]) -> str:
+            return f"{say(lang, 'to_move', name=names[game.turn])} · {say(lang, 'zone')}"
+
     return make_header(
         game,
         view,
@@ -292,6 +298,8 @@ def _header(game: DotsGame, view: View, lang: str) -> Header:
         title=f"{say(lang, 'game.dots')} · {game.width}×{game.height}",
         scores=True,
         last=game.format_move(last) if last is not None else None,
+        width=lay.width,
+        u=lay.u,
         playing=playing,
     )
 

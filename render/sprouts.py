@@ -658,7 +658,6 @@ def _board_array(game: SproutsShown, view: View) -> np.ndarray:
     header's strip): a Pillow image of the whole would be copied once more to be drawn on,
     and again to be encoded."""
     view = view or {}
-    lang = lang_of(view)
     trial = _preview(game, view.get("preview"))
     shown = game if trial is None else trial
     drawing = shown.drawing
@@ -695,7 +694,7 @@ def _board_array(game: SproutsShown, view: View) -> np.ndarray:
     if at is not None and trial is not None:
         _dashed_ring(canvas, at, ring_r, thick, PLAYER_DARK[game.turn % 4])
     strip = Image.frombytes("L", (lay.width, header_height(lay.u)), canvas[: header_height(lay.u)])
-    draw_header(strip, _header(game, view, lang), lay.u)
+    draw_header(strip, header(game, view, lay), lay.u)
     canvas[: strip.height] = np.asarray(strip)
     return canvas
 
@@ -725,7 +724,10 @@ def _preview(game: SproutsShown, move: object) -> SproutsShown | None:
     return trial
 
 
-def _header(game: SproutsShown, view: View, lang: str) -> Header:
+def header(game: SproutsShown, view: View, lay: Layout | None = None) -> Header:
+    """The header strip's words (``lay``: the picture's layout, worked out if not given)."""
+    lang = lang_of(view)
+    lay = lay or layout(game, view)[0]
     moves = game.moves
     opts = game.options
     title = f"{say(lang, 'game.sprouts')} · {say(lang, 'spots', n=opts.get('spots', '?'))}"
@@ -739,6 +741,8 @@ def _header(game: SproutsShown, view: View, lang: str) -> Header:
         scores=False,
         # The picture marks the newest curve itself: its two spots say enough.
         last=f"{moves[-1].a}–{moves[-1].b}" if moves else None,
+        width=lay.width,
+        u=lay.u,
     )
 
 

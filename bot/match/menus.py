@@ -78,12 +78,15 @@ def _cb(user: int, path: str) -> str:
 
 
 def root(user: int) -> Screen:
+    """A row per game: its menu, and beside it the quick game against the bot. Three quick
+    buttons in one row left a third of a phone's width each: "⚡ Sprouts vs …"."""
     rows: Keyboard = [
-        [Button(Text(f"game.{kind}"), _cb(user, code))] for code, kind in KINDS.items()
+        [
+            Button(Text(f"game.{kind}"), _cb(user, code)),
+            Button(Text(f"menu.quick_{kind}"), _cb(user, QUICK[code])),
+        ]
+        for code, kind in KINDS.items()
     ]
-    rows.append(
-        [Button(Text(f"menu.quick_{kind}"), _cb(user, QUICK[c])) for c, kind in KINDS.items()]
-    )
     return Screen(Text("menu.choose_game"), rows)
 
 
@@ -264,10 +267,12 @@ def _clock_screen(user: int, base: str, chosen: str) -> Screen:
             _cb(user, f"{base}.o{then}"),
         )
 
+    # Two per-move clocks to a row and one whole-game clock ("5 min per game + 3 s"): more
+    # to a row cut the labels short on a phone.
     per_move = [k for k, c in CLOCKS.items() if c.per_move]
     whole = [k for k, c in CLOCKS.items() if c.total]
     rows: Keyboard = [[pick("0")]]
-    rows += [[pick(k) for k in per_move[i : i + 3]] for i in range(0, len(per_move), 3)]
-    rows += [[pick(k) for k in whole[i : i + 2]] for i in range(0, len(whole), 2)]
+    rows += [[pick(k) for k in per_move[i : i + 2]] for i in range(0, len(per_move), 2)]
+    rows += [[pick(k)] for k in whole]
     rows.append([Button(Text("btn.back"), _cb(user, f"{base}.o{'.' + chosen if chosen else ''}"))])
     return Screen(Text("menu.choose_clock"), rows)

@@ -23,7 +23,7 @@ from bot.match import buttons, links, menus, turns
 from bot.match.actions import Actor, Refused
 from bot.match.effects import Refresh, Say
 from bot.match.model import Match
-from bot.match.ui import Button
+from bot.match.ui import Button, Keyboard
 from bot.telegram import act
 from bot.telegram.common import Context, actor_of, language, reply, svc_of
 from bot.telegram.create import create_match
@@ -64,13 +64,16 @@ async def challenge_command(update: Update, context: Context) -> None:
                 svc, context.bot, await create_match(svc, actor, choice, chat.id, True, lang)
             )
         return
-    rows = [
-        [
-            Button(Text(f"game.{kind}"), buttons.menu(user.id, _quick_path(c) + ".g"))
-            for c, kind in menus.KINDS.items()
-        ]
-    ]
+    rows = choose_rows(user.id)
     await reply(update.effective_message, t(lang, "link.choose"), reply_markup=markup(rows, lang))
+
+
+def choose_rows(user: int) -> Keyboard:
+    """``/challenge``'s games, one to a row: three in a row cut "Точки и квадраты" short."""
+    return [
+        [Button(Text(f"game.{kind}"), buttons.menu(user, _quick_path(c) + ".g"))]
+        for c, kind in menus.KINDS.items()
+    ]
 
 
 async def create(

@@ -11,6 +11,7 @@ const state = {
   chat: null,        // the open chat (ref)
   inlineQuery: null, // id of the inline query whose results we wait for
   commands: [],
+  replyTo: null,     // the message the next one answers ({message_id, name, text}), as in Telegram
 };
 
 // ------------------------------------------------------------------ HTTP
@@ -167,6 +168,7 @@ function previewOf(m) {
 }
 
 async function selectChat(ref) {
+  if (ref !== state.chat) cancelReply();
   state.chat = ref;
   $("#app").className = "show-chat";
   document.querySelectorAll(".chat-item").forEach((el) => {
@@ -329,6 +331,7 @@ function renderMessage(m) {
     s.textContent = m.from.name;
     bubble.append(s);
   }
+  if (m.reply_preview) bubble.append(replyQuote(m.reply_preview));
   if (m.via_bot) {
     const v = document.createElement("div");
     v.className = "via";
@@ -383,7 +386,94 @@ function renderMessage(m) {
     });
     wrap.append(kb);
   }
+  bindReplies(m, wrap);
   return wrap;
+}
+
+// A reply's quote: who wrote the message it answers and the start of it; a tap shows it.
+function replyQuote(p) {
+  const q = document.createElement("div");
+  q.className = "reply-quote";
+  q.dataset.replyTo = p.message_id;
+  if (p.deleted) {
+    q.append(Object.assign(document.createElement("div"), {className: "quote-text", textContent: "Deleted message"}));
+    return q;
+  }
+  if (p.thumb) q.append(Object.assign(document.createElement("img"), {src: p.thumb, alt: ""}));
+  const words = document.createElement("div");
+  words.className = "quote-words";
+  words.append(Object.assign(document.createElement("div"), {className: "quote-name", textContent: p.name}));
+  words.append(Object.assign(document.createElement("div"), {className: "quote-text", textContent: p.text}));
+  q.append(words);
+  q.onclick = (ev) => { ev.stopPropagation(); showMessage(p.message_id); };
+  return q;
+}
+
+function showMessage(id) {
+  const el = $(`#messages .msg[data-id="${id}"]`);
+  if (!el) return;
+  el.scrollIntoView({block: "center"});
+  el.classList.add("highlight");
+  setTimeout(() => el.classList.remove("highlight"), 1500);
+}
+
+// Replying: a tap on a message opens its menu (Reply); a double click replies at once. The
+// bar above the composer shows what the next message answers until it is sent or cancelled.
+function startReply(m) {
+  const body = m.text ?? m.caption ?? (m.media ? (m.media.kind === "photo" ? "Photo" : m.media.kind) : "");
+  state.replyTo = {message_id: m.message_id, name: m.from.name, text: body.replace(/\s+/g, " ")};
+  renderReplyBar();
+  $("#composer-input").focus();
+}
+
+function cancelReply() {
+  state.replyTo = null;
+  renderReplyBar();
+}
+
+function renderReplyBar() {
+  const bar = $("#reply-bar");
+  const r = state.replyTo;
+  bar.hidden = !r;
+  if (!r) return;
+  $("#reply-name").textContent = `Reply to ${r.name}`;
+  $("#reply-text").textContent = r.text;
+}
+
+function messageMenu(m, wrap, ev) {
+  const menu = $("#msg-menu");
+  menu.replaceChildren();
+  const item = (label, fn) => {
+    const b = document.createElement("button");
+    b.textContent = label;
+    b.onclick = () => { menu.hidden = true; fn(); };
+    menu.append(b);
+  };
+  item("↩ Reply", () => startReply(m));
+  const body = m.text ?? m.caption;
+  if (body && navigator.clipboard) item("Copy text", () => navigator.clipboard.writeText(body).catch(() => {}));
+  menu.hidden = false;
+  const box = wrap.getBoundingClientRect();
+  const x = Math.min(ev.clientX, window.innerWidth - menu.offsetWidth - 8);
+  const y = Math.min(Math.max(ev.clientY, box.top), window.innerHeight - menu.offsetHeight - 8);
+  menu.style.left = `${Math.max(8, x)}px`;
+  menu.style.top = `${Math.max(8, y)}px`;
+}
+
+function bindReplies(m, wrap) {
+  if (m.service) return;
+  const bubble = wrap.querySelector(".bubble");
+  const interactive = (t) => t.closest("a, button, .spoiler, .reply-quote");
+  bubble.addEventListener("click", (ev) => {
+    if (interactive(ev.target)) return;
+    ev.stopPropagation();
+    messageMenu(m, wrap, ev);
+  });
+  bubble.addEventListener("dblclick", (ev) => {
+    if (interactive(ev.target)) return;
+    $("#msg-menu").hidden = true;
+    startReply(m);
+  });
 }
 
 function upsertMessage(m) {
@@ -421,10 +511,15 @@ async function pressButton(m, row, col, b, btn) {
 async function send(text) {
   const chat = openChat();
   if (!chat || !text.trim()) return;
-  await act(() => api("/pg/send", {user: state.user, chat: chat.ref, text}));
+  const reply = state.replyTo;
+  const body = {user: state.user, chat: chat.ref, text};
+  if (reply) body.reply_to = reply.message_id;
+  cancelReply();
+  await act(() => api("/pg/send", body));
 }
 
 function closePanels() {
+  $("#msg-menu").hidden = true;
   $("#inline-results").hidden = true;
   $("#command-menu").hidden = true;
   state.inlineQuery = null;
@@ -768,6 +863,7 @@ function onEvent(e) {
       break;
     case "delete":
       if (e.chat === state.chat) $(`#messages .msg[data-id="${e.message_id}"]`)?.remove();
+      if (e.chat === state.chat && state.replyTo && state.replyTo.message_id === e.message_id) cancelReply();
       reloadSoon();
       break;
     case "popup":
@@ -819,6 +915,7 @@ async function main() {
   $("#user-select").onchange = async (ev) => {
     state.user = Number(ev.target.value);
     state.chat = null;
+    cancelReply();
     $("#app").className = "show-list";
     closePanels();
     await loadChats();
@@ -841,8 +938,12 @@ async function main() {
   };
   bindMiniApp();
   document.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape") { closePanels(); $("#modal").hidden = true; }
+    if (ev.key === "Escape") { closePanels(); cancelReply(); $("#modal").hidden = true; }
   });
+  document.addEventListener("click", (ev) => {
+    if (!ev.target.closest("#msg-menu")) $("#msg-menu").hidden = true;
+  });
+  $("#reply-cancel").onclick = cancelReply;
   connect();
   document.body.dataset.ready = "1";
 }

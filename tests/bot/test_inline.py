@@ -13,10 +13,9 @@ from tests.fixtures.playground import ScenarioClient
 
 @pytest.fixture
 async def ipg(pg: ScenarioClient) -> ScenarioClient:
-    """The bot with a storage chat for inline pictures (a group only the bot posts in)."""
+    """The bot with a storage chat for inline pictures (a private channel only the bot is in)."""
     world = pg.emulator.world
-    keeper = world.add_user("keeper")
-    storage_chat = world.create_group("Tetrad storage", keeper, [], with_bot=True)
+    storage_chat = world.create_channel("Tetrad storage")
     pg._settings = dataclasses.replace(pg._settings, storage_chats=(storage_chat.id,))
     pg.storage_ref = storage_chat.ref  # type: ignore[attr-defined]
     await pg.restart_bot()

@@ -27,6 +27,7 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+PHONE_TALL = {"width": 412, "height": 915}  # the phone the screenshots in docs/screens show
 TIMEOUT_MS = 10_000
 
 

@@ -158,3 +158,34 @@ async def test_send_media_group_uploads_an_album_with_captions(emulator: Emulato
         )
         assert status == 400 and why in body["description"], body
     assert len(emulator.world.chats[alice.id].messages) == count, "a refused album sends nothing"
+
+
+async def test_a_storage_channel_takes_the_bots_uploads_and_no_one_sees_it(
+    emulator: Emulator,
+) -> None:
+    """The storage chat for inline pictures: a private channel with the bot alone in it."""
+    world = emulator.world
+    alice = started(world, "alice")
+    channel = world.create_channel("Tetrad storage")
+    form = aiohttp.FormData()
+    form.add_field("chat_id", str(channel.id))
+    form.add_field("photo", png(), filename="board.png", content_type="image/png")
+    status, body = await call(emulator, "sendPhoto", data=form)
+    assert status == 200, body
+    post = body["result"]
+    assert "from" not in post and post["sender_chat"]["id"] == channel.id
+    assert post["chat"] == {"id": channel.id, "type": "channel", "title": "Tetrad storage"}
+    status, body = await call(
+        emulator, "getChatMember", json={"chat_id": channel.id, "user_id": world.bot_id}
+    )
+    assert body["result"]["status"] == "administrator"
+    chats = f"{emulator.url}/pg/chats"
+    async with aiohttp.ClientSession() as s, s.get(chats, params={"user": alice.id}) as r:
+        listed = [c["title"] for c in await r.json()]
+    assert "Tetrad storage" not in listed and listed
+    channel.bot_member = False  # removed: Telegram's error for a channel, not a group's
+    status, body = await call(emulator, "sendMessage", json={"chat_id": channel.id, "text": "x"})
+    assert (status, body["description"]) == (
+        403,
+        "Forbidden: bot is not a member of the channel chat",
+    )

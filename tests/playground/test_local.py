@@ -44,6 +44,18 @@ async def test_serve_runs_the_bot_against_a_demo_world(monkeypatch) -> None:  # 
             alice = await pg.user("alice")
             await alice.send("/start")
             assert "Тетрадь" in ((await alice.private.last_message()).text or "")
+            # Inline mode uploads its pictures to the storage chat, which nobody's list shows.
+            ref = next(c["ref"] for c in state["chats"] if c["title"] == "Friends")
+            friends = await pg.chat(ref)
+            answer = await alice.inline("", friends)
+            assert answer.answered and answer.results
+            assert all(r.type == "photo" and r.thumbnail for r in answer.results)
+            storage = next(c for c in state["chats"] if c["title"] == local.STORAGE_CHANNEL)
+            assert storage["type"] == "channel" and storage["members"] == []
+            assert started[0].world.chats[storage["ref"]].messages  # the uploads
+            for name in ("alice", "bob"):
+                listed = await pg._get(f"/pg/chats?user={(await pg.user(name)).id}")
+                assert local.STORAGE_CHANNEL not in [c["title"] for c in listed]
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

@@ -82,6 +82,8 @@ def test_header_uses_the_views_title_names_and_status() -> None:
         title="default",
         scores=True,
         last=None,
+        width=960,
+        u=1.0,
     )
     assert h.title == "T" and h.status == "waiting"
     assert [s.name for s in h.seats] == ["Ann", "Player 2", "Player 3"]
@@ -146,3 +148,23 @@ def test_fast_png_matches_pillows(monkeypatch: pytest.MonkeyPatch) -> None:
     slow = common.png(img)
     assert fast != slow  # two encoders really ran
     assert decode(fast).tobytes() == decode(slow).tobytes()
+
+
+def test_the_counter_gives_the_title_its_room_and_the_status_shortens_names() -> None:
+    g = engine.new("boxes", rows=3, cols=3)
+    h = common.make_header(
+        g,
+        {"players": ["Ann " * 20, "Ben"]},
+        "en",
+        title="Точки и квадраты · Сердце · 4",
+        scores=True,
+        last="c3-d3 (+2)",
+        width=960,
+        u=1.0,
+    )
+    words = common.header_text(h, 960, 1.0)
+    assert words.title == h.title and words.counter == "Move 0" == h.move_only
+    assert words.names[0].endswith("…") and words.names[1] == "Ben"
+    assert words.status.endswith("… to move") and words.status.startswith("Ann Ann")
+    wide = common.header_text(h, 1600, 1.0)
+    assert wide.counter == "Move 0 · c3-d3 (+2)"  # room for both: the last move stays
