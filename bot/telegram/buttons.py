@@ -12,7 +12,6 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 
 import storage
-from bot import i18n
 from bot.i18n import t
 from bot.match import buttons, lobby, menus
 from bot.match.actions import Refused
@@ -20,9 +19,9 @@ from bot.match.buttons import Tap
 from bot.match.callback import BadCallback
 from bot.match.effects import Refresh
 from bot.match.model import Match
-from bot.telegram import act, boards, challenge, games, inline, rules, stored
+from bot.telegram import act, boards, challenge, games, inline, language, rules, stored
 from bot.telegram.commands import send_record
-from bot.telegram.common import Context, actor_of, language, language_of, met, svc_of
+from bot.telegram.common import Context, actor_of, language_of, languages, met, svc_of
 from bot.telegram.create import create_match
 from bot.telegram.keyboards import markup
 
@@ -41,12 +40,13 @@ async def callback(update: Update, context: Context) -> None:
     try:
         tap = buttons.decode(query.data)
     except BadCallback:
-        lang = await language(svc, user, chat_id)
-        await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
+        own = (await languages(svc, user, chat_id))[1]
+        await act.answer(query, own, act.Outcome(refused=Refused("err.bad_button")))
         return
     route = ROUTES.get(tap.kind)
     if route is not None:
-        await route(update, context, tap, await language(svc, user, chat_id))
+        here, own = await languages(svc, user, chat_id)
+        await route(update, context, tap, own if tap.kind in POPUP_ONLY else here)
     else:
         await _act(update, context, tap)
 
@@ -63,6 +63,7 @@ async def _act(update: Update, context: Context, tap: Tap) -> None:
     chat, prefs, first = await svc.store.settings_and_match(user.id, group, tap.subject)
     await met(svc, user, prefs, private=chat_id == user.id)
     lang = language_of(svc, user, chat, prefs)
+    own = language_of(svc, user, None, prefs)  # a popup is read by the tapper alone
     if tap.kind is buttons.JOIN and tap.value and query.inline_message_id:
         # Join under a fresh inline game: the match may not be there yet
         if await inline.not_ready(update, context, tap.subject, lang):
@@ -83,7 +84,7 @@ async def _act(update: Update, context: Context, tap: Tap) -> None:
         request=query.id,
         first=first,
     )
-    await act.answer(query, lang, outcome)
+    await act.answer(query, own, outcome)
     if outcome.refused is None and tap.kind.detached:
         await games.chosen(query, tap, lang, outcome.match)
     await act.perform(svc, context.bot, outcome)
@@ -116,7 +117,7 @@ async def _menu_tap(update: Update, context: Context, tap: Tap, lang: str) -> No
 
 
 async def _language_tap(update: Update, context: Context, tap: Tap, lang: str) -> None:
-    await _set_language(update, context, tap.subject, tap.value)
+    await language.tap(update, context, tap.subject, tap.value, lang)
 
 
 async def _menu(update: Update, context: Context, owner: str, path: str, lang: str) -> None:
@@ -202,28 +203,6 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
     await act.perform(svc, context.bot, outcome)
 
 
-async def _set_language(update: Update, context: Context, owner: str, lang: str) -> None:
-    svc = svc_of(context)
-    query = update.callback_query
-    assert query is not None
-    user = query.from_user
-    if str(user.id) != owner or lang not in i18n.LANGUAGES:
-        await act.answer(
-            query,
-            lang if lang in i18n.LANGUAGES else "en",
-            act.Outcome(refused=Refused("err.bad_button")),
-        )
-        return
-    message = query.message
-    if message is not None and message.chat.type != ChatType.PRIVATE:
-        await svc.store.chats.patch(message.chat.id, {"language": lang})
-    else:
-        await svc.store.users.patch(user.id, {"language": lang})
-    await act.answer(query, lang, act.Outcome())
-    with contextlib.suppress(TelegramError):
-        await query.edit_message_text(t(lang, "lang.set"))
-
-
 Route = Callable[[Update, Context, Tap, str], Awaitable[None]]
 # The handlers of the button kinds that are not match actions.
 ROUTES: dict[buttons.Kind, Route] = {
@@ -235,3 +214,5 @@ ROUTES: dict[buttons.Kind, Route] = {
     buttons.RULES: rules.button,
     buttons.BRING: games.bring,
 }
+# The kinds whose handler only answers with a popup: told in the tapper's own language.
+POPUP_ONLY = frozenset({buttons.INFO, buttons.LANGUAGE})
