@@ -71,7 +71,11 @@ def catalog(lang: str) -> dict[str, str]:
 @cache
 def plurals(lang: str) -> dict[str, tuple[str, ...]]:
     """The plural messages of ``lang``: key → its forms, in the catalog's plural order."""
-    return {str(m.id[0]): tuple(m.string) for m in _po(lang) if m.pluralizable}
+    return {
+        str(m.id[0]): tuple(m.string)
+        for m in _po(lang)
+        if m.pluralizable and isinstance(m.string, (tuple, list))
+    }
 
 
 @cache
