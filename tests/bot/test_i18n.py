@@ -6,7 +6,9 @@ import re
 import pytest
 
 import engine
+import storage
 from bot.i18n import LANGUAGES, Text, catalog, normalize, placeholders, plurals, t
+from bot.telegram.commands import stats_line
 
 
 def test_catalogs_have_the_same_keys_and_placeholders() -> None:
@@ -140,3 +142,25 @@ def test_every_key_the_bot_uses_is_in_the_catalogs() -> None:
     for lang in LANGUAGES:
         missing = sorted(k for k in used if k not in catalog(lang) and k not in plurals(lang))
         assert not missing, f"{lang}: {missing}"
+
+
+def test_stats_lines_count_in_both_languages() -> None:
+    """A /stats block: real plural forms, and "(provisional)" for an unsettled rating."""
+    s = storage.GameStats(
+        storage.Tally(played=21, won=2, lost=14, drawn=5),
+        storage.UserRating(1662.4, rd=200.0),
+        None,
+        {"easy": storage.Tally(played=5, won=1, lost=4, drawn=0)},
+    )
+    assert stats_line("ru", "dots", s).splitlines()[1:] == [
+        "с людьми: 21 партия, 2 победы, 5 ничьих",
+        "рейтинг: 1662 (предварительный)",
+        "с ботом (лёгкий): 1 победа из 5",
+    ]
+    assert stats_line("en", "dots", s).splitlines()[1:] == [
+        "against people: 21 games, 2 wins, 5 draws",
+        "rating: 1662 (provisional)",
+        "against the bot (easy): won 1 of 5",
+    ]
+    settled = storage.GameStats(storage.Tally(1, 1, 0, 0), storage.UserRating(1500.0, rd=50.0))
+    assert "rating: 1500\n" in stats_line("en", "dots", settled) + "\n"
