@@ -94,3 +94,20 @@ async def test_private_lang_switches_running_boards_at_their_next_edit(
     )
     assert t("ru", "caption.to_move", who="Alice") in (board.caption or ""), board.caption
     assert t("ru", "btn.more") in [b.text for row in board.buttons for b in row]
+
+
+async def test_a_russian_group_answers_an_english_tap_in_english(pg: ScenarioClient) -> None:
+    """The group's language names its menus; a popup (someone else's menu, an info button)
+    is in the tapper's own language."""
+    alice = await pg.user("alice", lang="ru")
+    bob = await pg.user("bob", lang="en")
+    group = await pg.group("Клуб", members=[alice, bob])
+    await alice.send("/lang", group)
+    await alice.press("Русский", await group.last_with_buttons(), group)
+    await bob.send("/new", group)
+    menu = await group.last_with_buttons()
+    assert menu.text == t("ru", "menu.choose_game")  # Bob's menu, in the group's language
+    await alice.send("/new", group)
+    alices = await group.last_with_buttons()
+    popup = await bob.press(t("ru", "game.dots"), alices, group)
+    assert popup is not None and popup.text == t("en", "err.not_your_menu"), popup
