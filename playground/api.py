@@ -109,6 +109,24 @@ class Params:
         return value
 
 
+_ADMIN_RIGHTS = (
+    *("can_manage_chat", "can_delete_messages", "can_manage_video_chats", "can_restrict_members"),
+    *("can_promote_members", "can_change_info", "can_invite_users", "can_post_stories"),
+    *("can_edit_stories", "can_delete_stories", "can_pin_messages"),
+)
+
+
+def _member(status: str, user: dict[str, Any]) -> dict[str, Any]:
+    """A ChatMember object with the fields the Bot API gives its status."""
+    member: dict[str, Any] = {"status": status, "user": user}
+    if status == "creator":
+        member["is_anonymous"] = False
+    elif status == "administrator":
+        member |= {"can_be_edited": False, "is_anonymous": False}
+        member |= {right: right != "can_promote_members" for right in _ADMIN_RIGHTS}
+    return member
+
+
 def _is_loopback(url: str) -> bool:
     host = urlsplit(url).hostname or ""
     if host == "localhost":
@@ -140,7 +158,7 @@ class BotApi:
                 *("answerInlineQuery", "sendChatAction", "setMyCommands", "getMyCommands"),
                 *("deleteMyCommands", "getChat", "getChatMember", "getFile", "setMyDescription"),
                 *("setMyShortDescription", "setMyName", "setChatMenuButton"),
-                *("getChatMenuButton",),
+                *("getChatMenuButton", "getChatAdministrators"),
             )
         }
 
@@ -649,11 +667,16 @@ class BotApi:
         user = self.world.users.get(user_id or 0)
         if user is None:
             raise bad_request("user not found")
-        if user.id not in chat.members:
-            return {"status": "left", "user": user.to_api()}
-        if user.id == chat.creator or chat.type == "private":
-            return {"status": "creator", "user": user.to_api(), "is_anonymous": False}
-        return {"status": "member", "user": user.to_api()}
+        return _member(self.world.member_status(chat, user.id), user.to_api())
+
+    async def m_getChatAdministrators(self, p: Params) -> Any:
+        """The group's owner and administrators who are still in it (the bot is never one
+        here); a private chat answers as Telegram does, with an error."""
+        chat = self.world.resolve_chat(p.require("chat_id"))
+        if not chat.is_group:
+            raise bad_request("there are no administrators in the private chat")
+        statuses = ((self.world.users[m], self.world.member_status(chat, m)) for m in chat.members)
+        return [_member(s, u.to_api()) for u, s in statuses if s in ("creator", "administrator")]
 
     async def m_getFile(self, p: Params) -> Any:
         return self.world.files.get(p.require("file_id")).to_file()

@@ -156,6 +156,7 @@ class Emulator:
             "/pg/groups/{ref}/members": ("POST", self._group_members),
             "/pg/groups/{ref}/bot": ("POST", self._group_bot),
             "/pg/groups/{ref}/privacy": ("POST", self._group_privacy),
+            "/pg/groups/{ref}/admins": ("POST", self._group_admins),
             "/pg/groups/{ref}/migrate": ("POST", self._group_migrate),
             "/pg/dialogs": ("POST", self._dialog),
             "/pg/block": ("POST", self._block),
@@ -489,6 +490,13 @@ class Emulator:
         chat = self.world.chat(request.match_info["ref"])
         self.world.set_privacy(chat, bool(b["on"]))
         return _json(self.world.chat_view(chat))
+
+    async def _group_admins(self, request: web.Request) -> web.Response:
+        b = await self._body(request)
+        w = self.world
+        chat = w.chat(request.match_info["ref"])
+        w.set_admin(chat, w.user(b["user"]), bool(b.get("on", True)))
+        return _json(w.chat_view(chat))
 
     async def _group_migrate(self, request: web.Request) -> web.Response:
         b = await self._body(request)

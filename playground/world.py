@@ -120,6 +120,7 @@ class Chat:
     title: str
     members: list[int] = field(default_factory=list)
     creator: int | None = None
+    admins: list[int] = field(default_factory=list)  # promoted members (not the creator)
     bot_member: bool = False
     privacy: bool = True
     messages: dict[int, Message] = field(default_factory=dict)
@@ -389,6 +390,25 @@ class World:
         chat.bot_member = False
         self._my_chat_member(chat, by, "member", "left")
         self.emit("chat", chat=self.chat_view(chat))
+
+    def set_admin(self, chat: Chat, user: User, on: bool) -> None:
+        """Promote a member to administrator (or demote them), as a group's owner does."""
+        if not chat.is_group or user.id not in chat.members:
+            raise PlaygroundError("only a member of a group can be an administrator")
+        if on and user.id not in chat.admins:
+            chat.admins.append(user.id)
+        elif not on and user.id in chat.admins:
+            chat.admins.remove(user.id)
+        self.emit("chat", chat=self.chat_view(chat))
+
+    def member_status(self, chat: Chat, user_id: int) -> str:
+        """What getChatMember says of a user: creator, administrator, member or left (the
+        creator who left a group is no administrator of it any more)."""
+        if user_id not in chat.members:
+            return "left"
+        if user_id == chat.creator or chat.type == "private":
+            return "creator"
+        return "administrator" if user_id in chat.admins else "member"
 
     def set_privacy(self, chat: Chat, on: bool) -> None:
         chat.privacy = on
@@ -1055,6 +1075,7 @@ class World:
             "members": list(chat.members),
             "bot_member": chat.bot_member or chat.type == "private",
             "privacy": chat.privacy,
+            "admins": [m for m in chat.members if self.member_status(chat, m) != "member"],
             "blocked": self.users[chat.ref].blocked if chat.type == "private" else False,
             "menu_button": self.menu_button_for(chat) if chat.type == "private" else None,
         }

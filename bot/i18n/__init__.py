@@ -1,5 +1,8 @@
-"""Translations: one TOML catalog per language (``en.toml``, ``ru.toml``), keys with
-``str.format`` placeholders. A test keeps the catalogs' keys and placeholders identical.
+"""Translations: one gettext catalog per language (``en.po``, ``ru.po``, read with Babel and
+compiled to ``.mo`` in memory at first use, so there is no build step). The msgid is a dotted
+key, the msgstr a ``str.format`` template. A plural message (``msgid_plural``) has the
+language's forms (English two, Russian three: 1 точка, 2 точки, 5 точек) and is chosen by
+``ngettext`` with the param ``n``. A test keeps the catalogs' keys and placeholders identical.
 
 User-facing text travels through the match layer as :class:`Text` (a key and its params) and is
 translated only at the edge, per place, in the language of whoever reads it.
@@ -7,12 +10,17 @@ translated only at the edge, per place, in the language of whoever reads it.
 
 from __future__ import annotations
 
+import io
 import string
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
 
 LANGUAGES = ("en", "ru")
 DEFAULT = "en"
@@ -34,22 +42,45 @@ class Text:
         return hash((self.key, tuple(sorted((k, repr(v)) for k, v in self.params.items()))))
 
 
-def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
-    for k, v in table.items():
-        key = f"{prefix}{k}"
-        if isinstance(v, dict):
-            _flatten(key + ".", v, out)
-        else:
-            out[key] = str(v)
+@cache
+def _po(lang: str) -> Catalog:
+    with open(_DIR / f"{lang}.po", "rb") as f:
+        return read_po(f, locale=lang)
+
+
+@cache
+def _translations(lang: str) -> Translations:
+    """The language's compiled catalog, falling back to English for a key it lacks."""
+    mo = io.BytesIO()
+    write_mo(mo, _po(lang))
+    mo.seek(0)
+    tr = Translations(mo)
+    if lang != DEFAULT:
+        tr.add_fallback(_translations(DEFAULT))
+    return tr
 
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    with open(_DIR / f"{lang}.toml", "rb") as f:
-        data = tomllib.load(f)
-    out: dict[str, str] = {}
-    _flatten("", data, out)
-    return out
+    """The singular messages of ``lang``: key → template."""
+    return {
+        str(m.id): m.string for m in _po(lang) if m.id and isinstance(m.string, str) and m.string
+    }
+
+
+@cache
+def plurals(lang: str) -> dict[str, tuple[str, ...]]:
+    """The plural messages of ``lang``: key → its forms, in the catalog's plural order."""
+    return {
+        str(m.id[0]): tuple(m.string)
+        for m in _po(lang)
+        if m.pluralizable and isinstance(m.string, (tuple, list))
+    }
+
+
+@cache
+def _plural_keys() -> frozenset[str]:
+    return frozenset(k for lang in LANGUAGES for k in plurals(lang))
 
 
 def normalize(lang: str | None, default: str = DEFAULT) -> str:
@@ -72,8 +103,13 @@ def t(lang: str, text: Text | str, /, **params: Any) -> str:
         key, params = text.key, {**text.params, **params}
     else:
         key = text
-    template = catalog(lang).get(key) or catalog(DEFAULT).get(key)
-    if template is None:
+    tr = _translations(lang if lang in LANGUAGES else DEFAULT)
+    if key in _plural_keys():
+        n = params.get("n")
+        template = tr.ngettext(key, key, n if isinstance(n, int) else 0)
+    else:
+        template = tr.gettext(key)
+    if template == key:
         return key
     resolved = {k: t(lang, v) if isinstance(v, Text) else v for k, v in params.items()}
     try:

@@ -144,7 +144,7 @@ def bot_stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
     text = Text(
         "stop.bot_called",
         who=Text("bot.name", level=Text(f"level.{match.seats[seat].level}")),
-        lead=lead,
+        lead=Text("count.points", n=lead),
         minutes=minutes,
     )
     return effects + [Say(chat, text) for chat in match.chats()]

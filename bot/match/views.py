@@ -163,7 +163,7 @@ def _stop_lines(match: Match, game: engine.Stopping, lang: str, now: float | Non
     lines = [t(lang, "caption.stop_alone", who=who, mover=alone, minutes=minutes, left=left)]
     lead = match.extra.get("stop_lead")
     if stopper.is_ai and isinstance(lead, int):
-        lines.append(t(lang, "caption.stop_bot_why", lead=lead))
+        lines.append(t(lang, "caption.stop_bot_why", lead=Text("count.points", n=lead)))
     return lines
 
 

@@ -39,6 +39,7 @@ from bot.telegram import (
     common,
     games,
     inline,
+    language,
     metrics,
     rules,
     typed,
@@ -91,7 +92,7 @@ def build_application(
     app.add_handler(CommandHandler("new", commands.new))
     app.add_handler(CommandHandler("games", games.games_command))
     app.add_handler(CommandHandler("challenge", challenge.challenge_command))
-    app.add_handler(CommandHandler("lang", commands.lang_command))
+    app.add_handler(CommandHandler("lang", language.lang_command))
     app.add_handler(CommandHandler(["m", "move"], typed.move_command))
     app.add_handler(CommandHandler("record", commands.record_command))
     app.add_handler(CommandHandler("stats", commands.stats_command))

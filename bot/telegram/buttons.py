@@ -12,7 +12,6 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 
 import storage
-from bot import i18n
 from bot.i18n import t
 from bot.match import buttons, lobby, menus
 from bot.match.actions import Refused
@@ -20,9 +19,9 @@ from bot.match.buttons import Tap
 from bot.match.callback import BadCallback
 from bot.match.effects import Refresh
 from bot.match.model import Match
-from bot.telegram import act, boards, challenge, games, inline, rules, stored
+from bot.telegram import act, boards, challenge, games, inline, language, rules, stored
 from bot.telegram.commands import send_record
-from bot.telegram.common import Context, actor_of, language, language_of, met, svc_of
+from bot.telegram.common import Context, Langs, actor_of, language_of, languages, met, svc_of
 from bot.telegram.create import create_match
 from bot.telegram.keyboards import markup
 
@@ -41,12 +40,12 @@ async def callback(update: Update, context: Context) -> None:
     try:
         tap = buttons.decode(query.data)
     except BadCallback:
-        lang = await language(svc, user, chat_id)
-        await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
+        own = (await languages(svc, user, chat_id)).own
+        await act.answer(query, own, act.Outcome(refused=Refused("err.bad_button")))
         return
     route = ROUTES.get(tap.kind)
     if route is not None:
-        await route(update, context, tap, await language(svc, user, chat_id))
+        await route(update, context, tap, await languages(svc, user, chat_id))
     else:
         await _act(update, context, tap)
 
@@ -63,6 +62,7 @@ async def _act(update: Update, context: Context, tap: Tap) -> None:
     chat, prefs, first = await svc.store.settings_and_match(user.id, group, tap.subject)
     await met(svc, user, prefs, private=chat_id == user.id)
     lang = language_of(svc, user, chat, prefs)
+    own = language_of(svc, user, None, prefs)  # a popup is read by the tapper alone
     if tap.kind is buttons.JOIN and tap.value and query.inline_message_id:
         # Join under a fresh inline game: the match may not be there yet
         if await inline.not_ready(update, context, tap.subject, lang):
@@ -83,7 +83,7 @@ async def _act(update: Update, context: Context, tap: Tap) -> None:
         request=query.id,
         first=first,
     )
-    await act.answer(query, lang, outcome)
+    await act.answer(query, own, outcome)
     if outcome.refused is None and tap.kind.detached:
         await games.chosen(query, tap, lang, outcome.match)
     await act.perform(svc, context.bot, outcome)
@@ -93,39 +93,42 @@ async def _act(update: Update, context: Context, tap: Tap) -> None:
         await boards.heal(svc, context.bot, tap.subject, at)
 
 
-async def _info(update: Update, context: Context, tap: Tap, lang: str) -> None:
+async def _info(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
     """A button that only explains (a drawn line, a taken point…)."""
     info = tap.value if tap.value in buttons.INFO_TOPICS else "none"
-    await act.answer(update.callback_query, lang, act.Outcome(refused=Refused(f"info.{info}")))
+    refused = Refused(f"info.{info}")
+    await act.answer(update.callback_query, langs.own, act.Outcome(refused=refused))
 
 
-async def _record(update: Update, context: Context, tap: Tap, lang: str) -> None:
+async def _record(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
     query = update.callback_query
     assert query is not None
-    await act.answer(query, lang, act.Outcome())
+    await act.answer(query, langs.own, act.Outcome())
     chat_id = query.message.chat.id if query.message else query.from_user.id
-    await send_record(svc_of(context), context.bot, tap.subject, chat_id, lang)
+    await send_record(svc_of(context), context.bot, tap.subject, chat_id, langs.here)
 
 
-async def _rematch_tap(update: Update, context: Context, tap: Tap, lang: str) -> None:
-    await _rematch(update, context, tap.subject, lang)
+async def _rematch_tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
+    await _rematch(update, context, tap.subject, langs)
 
 
-async def _menu_tap(update: Update, context: Context, tap: Tap, lang: str) -> None:
-    await _menu(update, context, tap.subject, tap.value, lang)
+async def _menu_tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
+    await _menu(update, context, tap.subject, tap.value, langs)
 
 
-async def _language_tap(update: Update, context: Context, tap: Tap, lang: str) -> None:
-    await _set_language(update, context, tap.subject, tap.value)
+async def _language_tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
+    await language.tap(update, context, tap.subject, tap.value, langs.own)
 
 
-async def _menu(update: Update, context: Context, owner: str, path: str, lang: str) -> None:
+async def _menu(update: Update, context: Context, owner: str, path: str, langs: Langs) -> None:
+    """A /new menu tap: the menu is edited in the chat's language, popups in the tapper's."""
+    lang, own = langs.here, langs.own
     svc = svc_of(context)
     query = update.callback_query
     assert query is not None
     user = query.from_user
     if str(user.id) != owner:
-        await act.answer(query, lang, act.Outcome(refused=Refused("err.not_your_menu")))
+        await act.answer(query, own, act.Outcome(refused=Refused("err.not_your_menu")))
         return
     message = query.message
     chat = message.chat if message is not None else None
@@ -133,10 +136,10 @@ async def _menu(update: Update, context: Context, owner: str, path: str, lang: s
     try:
         result = menus.screen(user.id, path, private=private)
     except Refused as r:
-        await act.answer(query, lang, act.Outcome(refused=r))
+        await act.answer(query, own, act.Outcome(refused=r))
         return
     if isinstance(result, menus.Screen):
-        await act.answer(query, lang, act.Outcome())
+        await act.answer(query, own, act.Outcome())
         try:
             await query.edit_message_text(
                 t(lang, result.text),
@@ -147,23 +150,23 @@ async def _menu(update: Update, context: Context, owner: str, path: str, lang: s
             log.debug("menu edit failed: %s", e)
         return
     if chat is None:
-        await act.answer(query, lang, act.Outcome(refused=Refused("err.bad_button")))
+        await act.answer(query, own, act.Outcome(refused=Refused("err.bad_button")))
         return
     if private and result.ai_level is None:  # a friend: challenge them by link
-        await act.answer(query, lang, act.Outcome())
+        await act.answer(query, own, act.Outcome())
         with contextlib.suppress(TelegramError):
             await query.delete_message()
         await challenge.create(svc, context.bot, actor_of(user, lang), result, chat.id, lang)
         return
     outcome = await create_match(svc, actor_of(user, lang), result, chat.id, not private, lang)
-    await act.answer(query, lang, outcome)
+    await act.answer(query, own, outcome)
     if outcome.refused is None:
         with contextlib.suppress(TelegramError):
             await query.delete_message()
     await act.perform(svc, context.bot, outcome)
 
 
-async def _rematch(update: Update, context: Context, match_id: str, lang: str) -> None:
+async def _rematch(update: Update, context: Context, match_id: str, langs: Langs) -> None:
     """The new match is stored first, with the deadlines that show it (and start the bot's
     move), then the old one learns it: a crash in between leaves a rematch that goes on by
     itself, never an old match that names a rematch nobody stored. The rematch's id follows
@@ -172,6 +175,7 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
     svc = svc_of(context)
     query = update.callback_query
     assert query is not None
+    lang, own = langs.here, langs.own
     actor = actor_of(query.from_user, lang)
     new_id = storage.rematch_id(match_id)
     now = svc.clock()
@@ -181,7 +185,7 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
             raise Refused("err.no_match")
         match = lobby.rematch(stored.load(record), actor, new_id, now)
     except Refused as r:
-        await act.answer(query, lang, act.Outcome(refused=r))
+        await act.answer(query, own, act.Outcome(refused=r))
         return
     try:
         outcome = await act.create(svc, match, [Refresh(), *lobby.start(match, now)])
@@ -195,36 +199,14 @@ async def _rematch(update: Update, context: Context, match_id: str, lang: str) -
         await stored.change(svc, match_id, name_it, due={boards.SHOW_KIND: now + boards.SHOW_GUARD})
     except (Refused, storage.MatchNotFound) as e:  # the rematch is already named: the same one
         refused = e if isinstance(e, Refused) else Refused("err.no_match")
-        await act.answer(query, lang, act.Outcome(refused=refused))
+        await act.answer(query, own, act.Outcome(refused=refused))
         return
-    await act.answer(query, lang, act.Outcome())
+    await act.answer(query, own, act.Outcome())
     await boards.refresh(svc, context.bot, match_id)
     await act.perform(svc, context.bot, outcome)
 
 
-async def _set_language(update: Update, context: Context, owner: str, lang: str) -> None:
-    svc = svc_of(context)
-    query = update.callback_query
-    assert query is not None
-    user = query.from_user
-    if str(user.id) != owner or lang not in i18n.LANGUAGES:
-        await act.answer(
-            query,
-            lang if lang in i18n.LANGUAGES else "en",
-            act.Outcome(refused=Refused("err.bad_button")),
-        )
-        return
-    message = query.message
-    if message is not None and message.chat.type != ChatType.PRIVATE:
-        await svc.store.chats.patch(message.chat.id, {"language": lang})
-    else:
-        await svc.store.users.patch(user.id, {"language": lang})
-    await act.answer(query, lang, act.Outcome())
-    with contextlib.suppress(TelegramError):
-        await query.edit_message_text(t(lang, "lang.set"))
-
-
-Route = Callable[[Update, Context, Tap, str], Awaitable[None]]
+Route = Callable[[Update, Context, Tap, Langs], Awaitable[None]]
 # The handlers of the button kinds that are not match actions.
 ROUTES: dict[buttons.Kind, Route] = {
     buttons.INFO: _info,

@@ -122,7 +122,12 @@ async def create(
     try:
         await bot.send_message(
             chat_id,
-            t(lang, "link.created", url=html.escape(url), hours=TOKEN_TTL // 3600),
+            t(
+                lang,
+                "link.created",
+                url=html.escape(url),
+                hours=Text("count.hours", n=TOKEN_TTL // 3600),
+            ),
             parse_mode=ParseMode.HTML,
             reply_markup=buttons,
             link_preview_options=None,

@@ -1,4 +1,4 @@
-"""Commands: /start, /help, /new, /lang, /record, /stats, /top (/rules: rules.py)."""
+"""Commands: /start, /help, /new, /record, /stats, /top (/rules: rules.py, /lang: language.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,8 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 
 import storage
-from bot.i18n import t
-from bot.match import buttons, menus, records
-from bot.match.ui import Button
+from bot.i18n import Text, t
+from bot.match import menus, records
 from bot.telegram import challenge, games, stored
 from bot.telegram.common import Context, asker, reply
 from bot.telegram.keyboards import markup
@@ -56,21 +55,6 @@ async def new(update: Update, context: Context) -> None:
         update.effective_message,
         t(a.lang, screen.text),
         reply_markup=markup(screen.keyboard, a.lang),
-    )
-
-
-async def lang_command(update: Update, context: Context) -> None:
-    a = await asker(update, context)
-    if a is None:
-        return
-    rows = [
-        [
-            Button("English", buttons.language(a.user.id, "en")),
-            Button("Русский", buttons.language(a.user.id, "ru")),
-        ]
-    ]
-    await reply(
-        update.effective_message, t(a.lang, "lang.choose"), reply_markup=markup(rows, a.lang)
     )
 
 
@@ -147,7 +131,14 @@ async def top_command(update: Update, context: Context) -> None:
             for i, row in enumerate(top, 1):
                 name = html.escape(await display_name(a.svc, row.user_id))
                 lines.append(
-                    t(a.lang, "top.row", n=i, name=name, rating=round(row.rating), games=row.games)
+                    t(
+                        a.lang,
+                        "top.row",
+                        n=i,
+                        name=name,
+                        rating=rating_text(row.rating, provisional=row.provisional),
+                        games=Text("count.games", n=row.games),
+                    )
                 )
     await reply(update.effective_message, "\n".join(lines))
 
@@ -157,19 +148,32 @@ async def display_name(svc: Services, user_id: int) -> str:
     return str(prefs.get("name") or user_id)
 
 
+def rating_text(rating: float, *, provisional: bool) -> Text | int:
+    """A rating as /stats and /top show it: "1662 (provisional)" until it settles."""
+    return Text("rating.provisional", rating=round(rating)) if provisional else round(rating)
+
+
 def stats_line(lang: str, kind: str, s: storage.GameStats) -> str:
     """One game's line of /stats: games against people (with rating and best win) and
     games against the bot per level."""
     parts = [f"<b>{t(lang, f'game.{kind}')}</b>"]
     tally = s.tally
-    parts.append(t(lang, "stats.people", played=tally.played, won=tally.won, drawn=tally.drawn))
+    parts.append(
+        t(
+            lang,
+            "stats.people",
+            games=Text("count.games", n=tally.played),
+            wins=Text("count.wins", n=tally.won),
+            draws=Text("count.draws", n=tally.drawn),
+        )
+    )
     if s.rating is not None:
-        key = "stats.rating_provisional" if s.rating.provisional else "stats.rating"
-        parts.append(t(lang, key, rating=round(s.rating.rating)))
+        rating = rating_text(s.rating.rating, provisional=s.rating.provisional)
+        parts.append(t(lang, "stats.rating", rating=rating))
     if s.best_win is not None:
         parts.append(t(lang, "stats.best_win", rating=round(s.best_win.rating)))
     for level, lv in sorted(s.vs_ai.items()):
         parts.append(
-            t(lang, "stats.vs_bot", level=t(lang, f"level.{level}"), won=lv.won, played=lv.played)
+            t(lang, "stats.vs_bot", level=t(lang, f"level.{level}"), n=lv.won, played=lv.played)
         )
     return "\n".join(parts)

@@ -26,16 +26,30 @@ def svc_of(context: Context) -> Services:
 
 
 async def language(svc: Services, user: User | None, chat_id: int | None = None) -> str:
-    """The chat's setting in groups, else the user's setting, else their Telegram language.
-    Reading the settings is where the bot meets the user: see :func:`met`."""
+    """The chat's setting in groups, else the user's setting, else their Telegram language:
+    what a message in that chat is written in. Popups use :func:`languages`' second."""
+    return (await languages(svc, user, chat_id)).here
+
+
+@dataclass(frozen=True)
+class Langs:
+    """The language of the chat a message goes to, and the reader's own one (a popup's)."""
+
+    here: str
+    own: str
+
+
+async def languages(svc: Services, user: User | None, chat_id: int | None = None) -> Langs:
+    """The language of the chat (see :func:`language`) and the user's own one, read in one
+    round trip. Reading the settings is where the bot meets the user: see :func:`met`."""
     if user is None:
-        return svc.settings.default_language
+        return Langs(svc.settings.default_language, svc.settings.default_language)
     if chat_id is not None and chat_id != user.id:
         chat, prefs = await svc.store.chats.get_with(chat_id, svc.store.users, user.id)
     else:
         chat, prefs = None, await svc.store.users.get(user.id)
     await met(svc, user, prefs, private=chat_id == user.id)
-    return language_of(svc, user, chat, prefs)
+    return Langs(language_of(svc, user, chat, prefs), language_of(svc, user, None, prefs))
 
 
 async def met(svc: Services, user: User, prefs: dict[str, Any], *, private: bool) -> None:
@@ -53,7 +67,8 @@ async def met(svc: Services, user: User, prefs: dict[str, Any], *, private: bool
 def language_of(
     svc: Services, user: User, chat: dict[str, Any] | None, prefs: dict[str, Any]
 ) -> str:
-    """:func:`language` from settings already read (``chat`` None outside groups)."""
+    """:func:`language` from settings already read (``chat`` None outside groups, or for
+    the user's own language: a popup's)."""
     if chat is not None and chat.get("language") in i18n.LANGUAGES:
         return str(chat["language"])
     if prefs.get("language") in i18n.LANGUAGES:

@@ -17,7 +17,7 @@ from bot.match.buttons import Tap
 from bot.match.model import Match
 from bot.match.ui import Keyboard
 from bot.telegram import act, boards
-from bot.telegram.common import Asker, Context, asker, reply, svc_of
+from bot.telegram.common import Asker, Context, Langs, asker, reply, svc_of
 from bot.telegram.keyboards import markup
 from bot.telegram.typed import games_list, live_here
 
@@ -60,7 +60,7 @@ async def chosen(query: CallbackQuery, tap: Tap, lang: str, match: Match | None)
         await query.edit_message_text(text, parse_mode=ParseMode.HTML)
 
 
-async def bring(update: Update, context: Context, tap: Tap, lang: str) -> None:
+async def bring(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
     """A game's board sent again at the bottom of the chat, for one of its players."""
     svc = svc_of(context)
     query = update.callback_query
@@ -69,6 +69,6 @@ async def bring(update: Update, context: Context, tap: Tap, lang: str) -> None:
     if chat_id is None or not await boards.bring_down(
         svc, context.bot, tap.subject, tap.version, chat_id, query.from_user.id
     ):
-        await act.answer(query, lang, act.Outcome(refused=Refused("games.stale")))
+        await act.answer(query, langs.own, act.Outcome(refused=Refused("games.stale")))
         return
-    await act.answer(query, lang, act.Outcome())
+    await act.answer(query, langs.own, act.Outcome())

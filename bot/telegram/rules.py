@@ -22,7 +22,7 @@ from bot import rules as pages
 from bot.i18n import t
 from bot.match import buttons
 from bot.telegram import media
-from bot.telegram.common import Context, asker, reply, svc_of
+from bot.telegram.common import Context, Langs, asker, reply, svc_of
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
 
@@ -47,9 +47,9 @@ async def command(update: Update, context: Context) -> None:
     await send(a.svc, context.bot, message, kind, a.lang)
 
 
-async def button(update: Update, context: Context, tap: buttons.Tap, lang: str) -> None:
+async def button(update: Update, context: Context, tap: buttons.Tap, langs: Langs) -> None:
     """A rules button (the chooser's, or a game menu's): the page goes to the button's chat,
-    in the language of whoever tapped."""
+    in that chat's language (a refusal: in the tapper's own)."""
     query = update.callback_query
     if query is None:
         return
@@ -57,11 +57,11 @@ async def button(update: Update, context: Context, tap: buttons.Tap, lang: str) 
     message = query.message if isinstance(query.message, Message) else None
     kind = pages.game_of(tap)
     try:
-        await query.answer(None if kind is not None and message else t(lang, "err.bad_button"))
+        await query.answer(None if kind is not None and message else t(langs.own, "err.bad_button"))
     except TelegramError as e:
         log.info("rules button answer failed: %s", e)
     if kind is not None and message is not None:
-        await send(svc, context.bot, message, kind, lang, quote=False)
+        await send(svc, context.bot, message, kind, langs.here, quote=False)
 
 
 async def send(

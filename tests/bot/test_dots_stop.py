@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import storage
-from bot.i18n import t
+from bot.i18n import Text, t
 from bot.match.model import Match
 from bot.telegram.boards import SHOW_KIND
 from engine.dots import Game, Move
@@ -176,9 +176,9 @@ async def test_the_bot_calls_stop_when_it_wins(pg: ScenarioClient, lang: str) ->
     bot = t(lang, "bot.name", level=t(lang, "level.medium"))
     assert f"{bot}: {t(lang, 'btn.stop')[2:]}" in caption, caption
     assert re.search(r"\b(3:00|2:[45]\d)\b", caption), caption
-    assert t(lang, "caption.stop_bot_why", lead=1) in caption
+    assert t(lang, "caption.stop_bot_why", lead=Text("count.points", n=1)) in caption
     said = [m.text or "" for m in await alice.private.messages() if m.from_bot and not m.media]
-    line = t(lang, "stop.bot_called", who=bot, lead=1, minutes=3)
+    line = t(lang, "stop.bot_called", who=bot, lead=Text("count.points", n=1), minutes=3)
     assert line in said
     match = await stored_match(pg._settings.redis_url, board)
     assert match.game.stopped_by == 1 and match.game.turn == 0  # type: ignore[attr-defined]

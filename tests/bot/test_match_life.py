@@ -171,7 +171,7 @@ async def test_rematch_rotates_seats_and_counts_ratings_once(pg: ScenarioClient)
     await pg.settle(quiet=1.0)
     await alice.send("/stats", group)
     stats = await group.last_message()
-    assert "against people: 1 played, 1 won" in (stats.text or ""), stats.text
+    assert "against people: 1 game, 1 win, 0 draws" in (stats.text or ""), stats.text
     # One game is not enough to settle a rating: it says so, and /stats explains the word.
     assert re.search(r"rating: \d+ \(provisional\)", stats.text or ""), stats.text
     assert "Provisional: a new rating moves a lot" in (stats.text or ""), stats.text
@@ -237,6 +237,9 @@ async def test_record_command_and_top_ordering(pg: ScenarioClient) -> None:
     top = (await group.last_message()).text or ""
     chat_part = top.split("Everyone")[0]
     assert chat_part.index("Alice") < chat_part.index("Bob") < chat_part.index("Carol"), top
+    # a new rating says it is provisional, and the count of games takes its plural form
+    assert re.search(r"1\. Alice — \d+ \(provisional\), \d+ games?\n", top), top
+    assert "(1 games)" not in top and " 1 games" not in top, top
     await people["carol"].send("/record", group)
     doc = await group.last_message()
     assert doc.media is not None and doc.media.kind == "document"

@@ -11,6 +11,8 @@ from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeChat,
+    ChatMemberAdministrator,
+    ChatMemberOwner,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
@@ -396,6 +398,29 @@ async def test_get_chat_and_member(emulator: Emulator, tg: Bot) -> None:
     world.remove_member(group, bob, alice)
     assert (await tg.get_chat_member(group.id, bob.id)).status == "left"
     assert (await tg.get_chat(alice.id)).username == "alice"
+
+
+async def test_chat_administrators(emulator: Emulator, tg: Bot) -> None:
+    """getChatAdministrators and getChatMember as PTB parses them: the owner and promoted
+    members while they are in the group; none left when the owner leaves."""
+    world = emulator.world
+    alice, bob = started(world, "alice"), world.add_user("bob")
+    carol = world.add_user("carol")
+    group = world.create_group("Friends", alice, [bob, carol], with_bot=True)
+    world.set_admin(group, bob, True)
+    admins = await tg.get_chat_administrators(group.id)
+    assert [(type(a), a.user.id) for a in admins] == [
+        (ChatMemberOwner, alice.id),
+        (ChatMemberAdministrator, bob.id),
+    ]
+    member = await tg.get_chat_member(group.id, bob.id)
+    assert isinstance(member, ChatMemberAdministrator) and member.can_change_info
+    assert (await tg.get_chat_member(group.id, carol.id)).status == "member"
+    world.set_admin(group, bob, False)
+    world.remove_member(group, alice, alice)
+    assert await tg.get_chat_administrators(group.id) == ()
+    with pytest.raises(BadRequest, match="private chat"):
+        await tg.get_chat_administrators(alice.id)
 
 
 async def test_documents_and_animations(emulator: Emulator, tg: Bot) -> None:
