@@ -72,6 +72,12 @@ Routed Рассада curves (one route per curve across replicas; kept ``ttl`` 
     await store.routes.put(digest, drawing_json, ttl=600)
     drawing_json = await store.routes.get(digest)   # None when nobody routed it yet
 
+Open Mini App live streams, limited per person and per match across replicas (a replica
+that dies lets its streams lapse after ``ttl``)::
+
+    async with store.streams.slot(user, match_id, per_user=4, per_match=200, ttl=15):
+        ...                                 # storage.TooMany("user" / "match") when full
+
 Errors are the classes in :mod:`storage.errors`; a Redis that stays unreachable after the
 client's retries raises :class:`Unavailable`. The key layout is in storage/README.md.
 """
@@ -92,6 +98,7 @@ from storage.errors import (
     MatchNotFound,
     NotFound,
     StorageError,
+    TooMany,
     Unavailable,
     UnknownChallenge,
     UnknownVersion,
@@ -133,6 +140,7 @@ __all__ = [
     "StorageError",
     "Store",
     "Tally",
+    "TooMany",
     "Unavailable",
     "UnknownChallenge",
     "UnknownVersion",

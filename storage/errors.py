@@ -108,3 +108,11 @@ class LeaseLost(StorageError):
     def __init__(self, name: str) -> None:
         super().__init__(f"lease {name!r} was lost")
         self.name = name
+
+
+class TooMany(StorageError):
+    """No live stream admitted: ``who`` ("user" or "match") has as many open as allowed."""
+
+    def __init__(self, who: str) -> None:
+        super().__init__(f"too many live streams per {who}")
+        self.who = who

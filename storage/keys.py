@@ -63,6 +63,14 @@ class Keys:
         """The pub/sub channel a match's every write announces its new revision on."""
         return f"{self.prefix}:live:{{{check_match_id(match_id)}}}"
 
+    def match_streams(self, match_id: str) -> str:
+        """The Mini App live streams open on a match, by when each lapses (storage.streams)."""
+        return f"{self.match(match_id)}:ls"
+
+    def user_streams(self, user_id: int) -> str:
+        """The Mini App live streams a person has open, by when each lapses."""
+        return f"{self.user(user_id)}:ls"
+
     def chat(self, chat_id: int) -> str:
         return f"{self.prefix}:c:{{{check_int_id('chat id', chat_id)}}}"
 

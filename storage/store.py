@@ -24,6 +24,7 @@ from storage.ratings import Ratings
 from storage.routes import Routes
 from storage.schema import Migrations, Record
 from storage.settings import Doc
+from storage.streams import Streams
 from storage.users import Users
 
 
@@ -56,6 +57,7 @@ class Store:
         self.leases = Leases(client, self.keys)
         self.live = Live(client, self.keys)  # each match write's news (the Mini App)
         self.routes = Routes(client, self.keys)
+        self.streams = Streams(client, self.keys, clock)  # the Mini App's open live streams
 
     @guarded
     async def settings_and_match(

@@ -1,7 +1,8 @@
 """The "🖐 Open board" button every board of a started match gets when the Mini App is set
 up (MINIAPP_URL): a ``web_app`` button in private chats; in groups and inline messages,
 where Telegram refuses ``web_app`` buttons, a ``url`` button with the Mini App's direct link
-``https://t.me/<bot>/<short name>?startapp=<match id>`` (needs MINIAPP_SHORT_NAME)."""
+``https://t.me/<bot>/<short name>?startapp=<match id>`` (needs MINIAPP_SHORT_NAME); an inline
+message's link also carries the key that lets whoever holds it watch (bot/webapp/access.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from bot.match.model import Match, Place
 from bot.match.ui import Button, Keyboard
 from bot.settings import Settings
 from bot.telegram.services import Services
+from bot.webapp import access
 
 LABEL = Text("app.open_board")
 
@@ -31,7 +33,8 @@ def button(settings: Settings, bot_username: str, match: Match, place: Place) ->
     if private:
         return Button(LABEL, page_url(settings.miniapp_url, match.id), "web_app")
     if settings.miniapp_short_name and bot_username:
-        link = f"https://t.me/{bot_username}/{settings.miniapp_short_name}?startapp={match.id}"
+        param = access.start_param(settings.token or "", match.id, inline=place.inline is not None)
+        link = f"https://t.me/{bot_username}/{settings.miniapp_short_name}?startapp={param}"
         return Button(LABEL, link, "url")
     return None
 

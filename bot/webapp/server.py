@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -35,13 +34,17 @@ from bot.settings import Settings
 from bot.telegram import act
 from bot.telegram.services import Services
 from bot.telegram.stored import load
-from bot.webapp import picture, state
+from bot.webapp import access, picture, state
 from bot.webapp.auth import AuthError, Launch, validate
 from engine import sprouts
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
-LIVE_PER_USER = 4  # open live channels per person (per replica)
+# Open live channels, counted across replicas in Redis (storage.streams): per person, per
+# match, and how long a stream's place outlives a replica that died holding it.
+LIVE_PER_USER = 4
+LIVE_PER_MATCH = 200
+LIVE_TTL = 15.0
 HEARTBEAT = 5.0  # seconds between SSE comments: proxies keep the stream, a gone page is noticed
 # The match layer's refusals as HTTP statuses: stale → 409, not yours → 403, gone → 404;
 # the rules (an illegal move, nothing to accept…) → 422.
@@ -78,11 +81,10 @@ class Viewer:
 
 @dataclass
 class MiniApp:
-    """What the routes share: the bot, the live channels open per user, and the signal that
-    ends them at shutdown (an open stream would otherwise hold the server's cleanup)."""
+    """What the routes share: the bot and the signal that ends the live channels at shutdown
+    (an open stream would otherwise hold the server's cleanup)."""
 
     application: Application  # type: ignore[type-arg]
-    live: Counter[int] = field(default_factory=Counter)
     closing: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -180,6 +182,16 @@ async def _read_match(svc: Services, ref: str, lang: str) -> Match:
     return load(record, svc)
 
 
+async def _watched(mini: MiniApp, ref: str, who: Viewer) -> Match:
+    """The match, if this viewer may see it (:mod:`bot.webapp.access`); 403 otherwise."""
+    svc = mini.svc
+    match = await _read_match(svc, ref, who.lang)
+    token = svc.settings.token or ""
+    if not await access.may_watch(mini.application.bot, token, match, who.launch):
+        raise ApiError(403, "not_entitled", t(who.lang, "app.not_entitled"))
+    return match
+
+
 async def _body(request: web.Request, lang: str) -> dict[str, Any]:
     try:
         body = await request.json()
@@ -201,7 +213,7 @@ async def _get(request: web.Request) -> web.StreamResponse:
     mini = request.app[MINIAPP_KEY]
     who = await mini.from_header(request)
     svc = mini.svc
-    match = await _read_match(svc, request.match_info["ref"], who.lang)
+    match = await _watched(mini, request.match_info["ref"], who)
     return _json(request, state.match_state(match, who.launch.user, who.lang, svc.clock()))
 
 
@@ -210,9 +222,8 @@ async def _preview(request: web.Request) -> web.StreamResponse:
     Only reads: nothing is written."""
     mini = request.app[MINIAPP_KEY]
     who = await mini.from_header(request)
-    svc = mini.svc
     body = await _body(request, who.lang)
-    match = await _read_match(svc, request.match_info["ref"], who.lang)
+    match = await _watched(mini, request.match_info["ref"], who)
     text = body.get("move")
     if not isinstance(text, str) or match.status != "active":
         raise ApiError(400, "bad_request", t(who.lang, "app.bad_request"))
@@ -252,6 +263,8 @@ async def _drawn(mini: MiniApp, ref: str, who: Viewer, body: dict[str, Any], ver
     start, path = body.get("start"), body.get("path")
     if match.kind != "sprouts" or not isinstance(start, int) or not isinstance(path, list):
         raise ApiError(400, "bad_request", t(who.lang, "app.bad_request"))
+    if match.seat_of(who.launch.user) is None:  # only a player's path is worth reading
+        raise ApiError(403, "err.not_a_player", t(who.lang, "err.not_a_player"))
     if match.version != version:
         raise ApiError(409, "err.stale", t(who.lang, "err.stale"))
     if match.status != "active":
@@ -312,13 +325,14 @@ async def _live(request: web.Request) -> web.StreamResponse:
     who = await mini.viewer(request, request.query.get("tma"))
     svc = mini.svc
     ref = request.match_info["ref"]
-    user = who.launch.user
-    if mini.live[user] >= LIVE_PER_USER:
-        raise ApiError(429, "too_many", t(who.lang, "app.too_many"))
-    match = await _read_match(svc, ref, who.lang)  # 404 before the stream starts
-    mini.live[user] += 1
+    match = await _watched(mini, ref, who)  # 404 or 403 before the stream starts
     try:
-        async with svc.store.live.watch(ref) as news:
+        async with (
+            svc.store.streams.slot(
+                who.launch.user, ref, per_user=LIVE_PER_USER, per_match=LIVE_PER_MATCH, ttl=LIVE_TTL
+            ),
+            svc.store.live.watch(ref) as news,
+        ):
             response = web.StreamResponse(
                 headers={
                     "Content-Type": "text/event-stream",
@@ -330,10 +344,8 @@ async def _live(request: web.Request) -> web.StreamResponse:
             with contextlib.suppress(ConnectionResetError):
                 await _stream(mini, response, news, match, who)
             return response
-    finally:
-        mini.live[user] -= 1
-        if mini.live[user] <= 0:
-            del mini.live[user]
+    except storage.TooMany:
+        raise ApiError(429, "too_many", t(who.lang, "app.too_many")) from None
 
 
 async def _stream(

@@ -74,7 +74,8 @@ async def test_every_key_is_documented_and_every_documented_key_is_used(
     await store.leases.acquire("ai:" + lobby["id"], 10)
     await store.routes.put("0123456789abcdef", {"w": 1}, 60)
 
-    keys = sorted([k.decode() async for k in store.client.scan_iter(match="t:*")])
+    async with store.streams.slot(1, lobby["id"], per_user=1, per_match=1, ttl=30):
+        keys = sorted([k.decode() async for k in store.client.scan_iter(match="t:*")])
     patterns = _documented()
     assert len(patterns) >= 10
     used = set()
@@ -91,6 +92,8 @@ async def test_every_key_is_documented_and_every_documented_key_is_used(
 def test_keys_of_one_owner_share_a_slot() -> None:
     k = Keys()
     assert slot(k.match("abcDEF12")) == slot(k.result("abcDEF12"))
+    assert slot(k.match("abcDEF12")) == slot(k.match_streams("abcDEF12"))
+    assert slot(k.user(7)) == slot(k.user_streams(7))
     assert slot(k.chat(-100)) == slot(k.chat_matches(-100)) == slot(k.board("dots", -100))
     assert slot(k.match("abcDEF12")) != slot(k.match("abcDEF13"))
 

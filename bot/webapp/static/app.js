@@ -5,7 +5,9 @@
   "use strict";
   const tg = window.tg;
   const $ = function (id) { return document.getElementById(id); };
-  const ref = new URLSearchParams(location.search).get("m") || tg.launch.startParam;
+  // ?m=<id> (a web_app button) or the direct link's start parameter, <id> or <id>-<link key>
+  // (the key is read by the server from the signed launch data).
+  const ref = (new URLSearchParams(location.search).get("m") || tg.launch.startParam || "").split("-")[0];
   const LETTERS = "abcdefghijklmnopqrstuvwxyz";
   let state = null;
   let ghost = null; // {move}
