@@ -6,10 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import TypedDict
 
 import pytest
 
 import storage
+
+
+class Limits(TypedDict):
+    per_user: int
+    per_match: int
+    ttl: float
 
 
 class Clock:
@@ -24,7 +31,7 @@ async def test_limits_per_person_and_per_match_across_connections(store_url: str
     clock = Clock()
     a = await storage.connect(store_url, clock=clock)
     b = await storage.connect(store_url, clock=clock) if store_url.startswith("redis") else a
-    limits = {"per_user": 2, "per_match": 3, "ttl": 15.0}
+    limits: Limits = {"per_user": 2, "per_match": 3, "ttl": 15.0}
     try:
         async with contextlib.AsyncExitStack() as held:
             await held.enter_async_context(a.streams.slot(1, "m1", **limits))
@@ -54,7 +61,7 @@ async def test_limits_per_person_and_per_match_across_connections(store_url: str
 async def test_a_place_lapses_when_its_holder_stops_renewing(store_url: str) -> None:
     clock = Clock()
     store = await storage.connect(store_url, clock=clock)
-    limits = {"per_user": 1, "per_match": 10, "ttl": 15.0}
+    limits: Limits = {"per_user": 1, "per_match": 10, "ttl": 15.0}
     try:
         dead = store.streams.slot(1, "m1", **limits)
         await dead.__aenter__()  # a replica that dies holding it: never leaves
@@ -75,7 +82,7 @@ async def test_a_place_lapses_when_its_holder_stops_renewing(store_url: str) -> 
 async def test_an_open_stream_keeps_its_place_by_renewing(store_url: str) -> None:
     clock = Clock()
     store = await storage.connect(store_url, clock=clock)
-    limits = {"per_user": 1, "per_match": 10, "ttl": 0.3}  # renewed every 0.1 s
+    limits: Limits = {"per_user": 1, "per_match": 10, "ttl": 0.3}  # renewed every 0.1 s
     try:
         async with store.streams.slot(1, "m1", **limits):
             for _ in range(5):
