@@ -311,7 +311,9 @@ def test_the_bot_calls_stop_and_says_why_in_each_chat() -> None:
     assert said(got) == ["Refresh", "Say stop.bot_called"]
     say = got[1]
     assert say.chat == ALICE.user  # type: ignore[union-attr]
-    assert say.text.params["lead"] == -1 and say.text.params["minutes"] == 3  # type: ignore[union-attr]
+    lead = say.text.params["lead"]  # type: ignore[union-attr]
+    assert lead.key == "count.points" and lead.params["n"] == -1  # a plural: "1 point", "2 points"
+    assert say.text.params["minutes"] == 3  # type: ignore[union-attr]
     assert match.extra["stop_lead"] == -1 and match.extra["stop_limit"] == 180
     assert match.game.turn == 0 and match.game.deadline == T0 + 50 + 180  # type: ignore[attr-defined]
     assert (
