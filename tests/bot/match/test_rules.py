@@ -274,6 +274,19 @@ def _alice_captured(*, vs_bot_game: bool) -> Match:
     return match
 
 
+def _bot_captured() -> Match:
+    """Dots: the bot's four dots around Alice's first one: the bot leads 0:1, its turn."""
+    match = vs_bot("dots")
+    for mine, (x, y) in zip(
+        [(4, 4), (8, 8), (8, 6), (6, 8)], [(4, 3), (3, 4), (5, 4), (4, 5)], strict=True
+    ):
+        apply(match, ALICE, actions.Play(code=f"{mine[0]}.{mine[1]}"))
+        apply(match, None, actions.AIMove(seat=1, move=match.game.format_move(Point(x, y))))
+    apply(match, ALICE, actions.Play(code="2.8"))
+    assert match.game.scores == (0, 1) and match.game.turn == 1
+    return match
+
+
 def _bot_took_a_box() -> Match:
     """Boxes: the bot closes box (0, 0) and moves again; it leads 0:1, Alice to move."""
     match = vs_bot("boxes")
@@ -306,15 +319,15 @@ def test_the_bot_ends_here_only_when_not_behind() -> None:
 
 
 def test_the_bot_calls_stop_and_says_why_in_each_chat() -> None:
-    match = _alice_captured(vs_bot_game=True)  # the bot's turn, one behind
+    match = _bot_captured()  # the bot's turn, one ahead
     got = apply(match, None, actions.AIMove(seat=1, move=actions.AI_STOP), now=T0 + 50)
     assert said(got) == ["Refresh", "Say stop.bot_called"]
     say = got[1]
     assert say.chat == ALICE.user  # type: ignore[union-attr]
     lead = say.text.params["lead"]  # type: ignore[union-attr]
-    assert lead.key == "count.points" and lead.params["n"] == -1  # a plural: "1 point", "2 points"
+    assert lead.key == "count.points" and lead.params["n"] == 1  # a plural: "1 point", "2 points"
     assert say.text.params["minutes"] == 3  # type: ignore[union-attr]
-    assert match.extra["stop_lead"] == -1 and match.extra["stop_limit"] == 180
+    assert match.extra["stop_lead"] == 1 and match.extra["stop_limit"] == 180
     assert match.game.turn == 0 and match.game.deadline == T0 + 50 + 180  # type: ignore[attr-defined]
     assert (
         refusal(match, None, actions.AIMove(seat=1, move=actions.AI_DONE)) == "err.stale"
