@@ -36,12 +36,13 @@ are written there (``this/`` and ``base/``) to look at.
 
 ``--first-move`` times what a new game's first move costs against the moves after it, in
 fresh processes of both trees, alternating: ``python -m bench.sprouts_speed --base
-/work/wt/base --first-move``. Each process starts as one of the bot's does (``route``: a route
-worker, its pool's ``prepare``; ``ai``: an AI worker's; ``bot``: the bot process's
-``warm_engines``), then plays a seeded random 3-spot game and times (CPU) each route (a
-worker's ``route`` call), each AI move (``choose_move`` at hard, the bot's time limit) or
-each board picture with a preview (the bot draws them; the moves are played beforehand,
-untimed). Printed: the first against the median of the rest, per role and tree.
+/work/wt/base --first-move``. Each process starts one of the bot's parts as the bot does
+(``route``: a route pool of one worker; ``ai``: an AI pool of one; ``bot``: the bot
+process's ``warm_engines``), then plays a seeded random 3-spot game and times the CPU of
+each route (the route worker's ``route`` job), each AI move (the AI worker's ``think`` job
+at hard) or each board picture with a preview (the bot process draws them; the moves are
+routed beforehand, untimed). A worker's CPU per job is read from ``/proc``. Printed: the
+first against the median of the rest, per role and tree.
 """
 
 from __future__ import annotations
@@ -214,48 +215,61 @@ def picture_worker(n: int, seed: int, out: str, repeat: int = 1) -> dict[str, ob
 FIRST_ROLES = ("route", "ai", "bot")
 
 
+def _cpu_of(pid: int) -> float:
+    """The CPU seconds process ``pid``'s main thread has run (``/proc``: nanoseconds)."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+
+
 def first_move_worker(role: str, seed: int) -> dict[str, object]:
-    """A fresh process started as the bot's ``role`` process is: the CPU of its first job
-    and of the later ones along one seeded random 3-spot game (see ``--first-move``)."""
+    """A fresh start of the bot's ``role`` part, then the CPU of its first job and of the
+    later ones along one seeded random 3-spot game (see ``--first-move``)."""
     import random
     import time
 
+    from bot.warmup import settle
     from engine.sprouts import Game
 
+    pool: Any = None
     if role == "route":
         from bot.telegram.route_pool import RoutePool, route
 
-        RoutePool(1)._prepare()  # type: ignore[misc]  # what the pool's workers run at start
+        pool = RoutePool(1)
     elif role == "ai":
-        from bot.telegram.ai_pool import TIME_LIMITS, _load_ais
-        from engine.sprouts.ai import choose_move
+        from bot.telegram.ai_pool import AIPool, think
 
-        _load_ais()
+        pool = AIPool(1)
     else:
         import render
         from bot.warmup import warm_engines
 
         warm_engines()
-    from bot.warmup import settle
-
-    settle()  # as every one of those processes ends its start-up
+        settle()  # as the bot process ends its start-up
+    if pool is not None:
+        assert pool.wait_warm(300), "the worker did not start"
+        (pid,) = pool.processes()
     rng = random.Random(seed)
     g = Game(3)
     times: list[float] = []
-    while not g.over:
-        legal = g.legal_moves()
-        m = rng.choice(legal)
-        if role == "bot":
-            g.copy().play(m)  # routed (a worker's part), untimed: the preview finds it
-        t = time.process_time()
-        if role == "route":
-            route(g.drawing.to_json(), m.to_json())
-        elif role == "ai":
-            choose_move(g, "hard", seed=g.ply, time_limit=TIME_LIMITS["hard"])
-        else:
-            render.board_png(g, {**VIEW, "preview": m})
-        times.append(time.process_time() - t)
-        g.play(m)
+    try:
+        while not g.over:
+            m = rng.choice(g.legal_moves())
+            if role == "bot":
+                g.copy().play(m)  # routed (a worker's part), untimed: the preview finds it
+                t = time.process_time()
+                render.board_png(g, {**VIEW, "preview": m})
+                times.append(time.process_time() - t)
+            else:
+                # the worker's CPU for the job, as the bot process asks for it
+                t = _cpu_of(pid)
+                if role == "route":
+                    pool.call(route, g.drawing.to_json(), m.to_json())
+                else:
+                    pool.call(think, g.to_json(), "hard", g.ply)
+                times.append(_cpu_of(pid) - t)
+            g.play(m)
+    finally:
+        if pool is not None:
+            pool.close()
     return {"times": times}
 
 

@@ -746,6 +746,9 @@ def header(game: SproutsShown, view: View, lay: Layout | None = None) -> Header:
     )
 
 
+WARM_SPOTS = 16  # spot sprites drawn ahead at start-up: numbers 1..16, 0-3 lives each
+
+
 def warm() -> None:
     """Load the picture's compiled kernels now (the first time on an install: compile them,
     several seconds of CPU), e.g. at start-up, by drawing a small game and a preview, rather
@@ -753,7 +756,15 @@ def warm() -> None:
     from engine.sprouts import Game
 
     g = Game(3)
+    for lang, names in (("en", ["Ann", "Bot"]), ("ru", ["Аня", "Бот"])):
+        # a new game's first preview, with a header in each language (glyphs, text sprites)
+        view: View = {"lang": lang, "players": names}
+        board_png(g, {**view, "preview": g.legal_moves()[0]})
     for _ in range(2):
         g.play(g.legal_moves()[0])
     board_png(g, {})
     board_png(g, {"preview": g.legal_moves()[0]})
+    r = sprouts_layout(scale_of({})[0], 1.0).spot_radius
+    for number in range(1, WARM_SPOTS + 1):  # the spots of an early picture, every life count
+        for lives in range(4):
+            _spot(number, lives, r)
