@@ -660,6 +660,7 @@ def _board_array(game: SproutsShown, view: View) -> np.ndarray:
     view = view or {}
     trial = _preview(game, view.get("preview"))
     sketch = None if trial is None else sketch_of(trial.drawing)
+    spot: SpotLike | None
     if sketch is not None:
         # A preview over the position's own drawing: what is there stays where it is.
         drawing = sketch
