@@ -469,11 +469,12 @@ def _draw_map(
     board = img.crop(lay.board_box)
     draw = ImageDraw.Draw(img)
     style = ink(mix(FRAME, PAPER, 0.3))
+    shown = [b for b in boxes if b is not None]
+    px = min(min(round(0.6 * (b[3] - b[1])), round(0.45 * (b[2] - b[0]))) for b in shown)
     for k, box in enumerate(boxes):
         if box is None:
             continue
         x0, y0, x1, y1 = box
-        px = min(round(0.6 * (y1 - y0)), round(0.45 * (x1 - x0)))
         draw_text(img, ((x0 + x1) / 2, (y0 + y1) / 2), str(k + 1), font(px, True), style, "mm")
         draw.rectangle(box, outline=color(FRAME), width=lay.frame_width // 2)
     img.paste(board, lay.board_box[:2], _dots_mask(lay, game))
