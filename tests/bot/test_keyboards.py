@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.match import buttons, views
+from bot.match import buttons, model, views
 from bot.match.actions import Actor, Cursor, Refused
 from bot.match.menus import DOTS_SIZES
 from bot.match.model import Match
@@ -95,11 +95,10 @@ def _dots_graph(match: Match) -> tuple[dict[State, set[tuple[int, int]]], dict[S
 
 def _at(match: Match, state: State) -> Match:
     """``match`` with place 0's keyboard put in ``state`` (taps change only the cursor)."""
-    cursor = match.places[0].cursor
-    cursor.clear()
-    cursor["w"] = list(state[0])
+    cursor: model.Cursor = {"w": list(state[0])}
     if state[1]:
         cursor["map"] = 1
+    match.places[0].cursor = cursor
     return match
 
 
