@@ -58,6 +58,9 @@ STUB_LEN = 22.0  # preferred length of the straight stub where a curve leaves it
 MARGIN = 50.0  # room kept round the drawing on the paper (the router needs some)
 SPOT_WALL = 30.0  # spots keep this much more room from the paper's edge, for the curves
 # round them (the soft repulsion of all spots presses the outer ones outwards)
+STRETCH = 1.5  # a drawing that does not have the paper's aspect is stretched along its short
+# side up to this many times more than along the other, towards filling the paper: a stretch
+# keeps the plane structure and, being at least 1 on both axes, shrinks no gap
 SEG_MAX = 28.0  # curve segments longer than this are split
 SEG_DROP = 28.0  # a point whose neighbours are closer than this may be dropped
 
@@ -215,7 +218,8 @@ class _Net:
 
     def fitted(self) -> _Net:
         """The paper shrunk back towards its usual size as far as the gaps allow, then the
-        drawing enlarged to fill the paper's room (never shrunk further) and centred on it."""
+        drawing enlarged to fill the paper's room (never shrunk further; the short side up to
+        :data:`STRETCH` times more) and centred on it."""
         X = self.X
         lo, hi = X.min(axis=0), X.max(axis=0)
         size = np.maximum(hi - lo, 1.0)
@@ -224,8 +228,10 @@ class _Net:
             k = min(1.0, max(WIDTH / self.width, self._least_scale()))
         w, h = self.width * k, self.height * k
         room = np.array([w, h]) - 2 * MARGIN * w / WIDTH
-        k *= max(1.0, float(np.min(room / (size * k))))
-        self.X = (X - (lo + hi) / 2) * k + np.array([w / 2, h / 2])
+        fill = room / (size * k)
+        grow = max(1.0, float(np.min(fill)))
+        axes = k * grow * np.clip(fill / grow, 1.0, STRETCH)  # per axis (:data:`STRETCH`)
+        self.X = (X - (lo + hi) / 2) * axes + np.array([w / 2, h / 2])
         self.width, self.height = w, h
         return self
 
