@@ -61,6 +61,8 @@ SPOT_WALL = 30.0  # spots keep this much more room from the paper's edge, for th
 STRETCH = 1.5  # a drawing that does not have the paper's aspect is stretched along its short
 # side up to this many times more than along the other, towards filling the paper: a stretch
 # keeps the plane structure and, being at least 1 on both axes, shrinks no gap
+ROOMY_MAX = 2.5  # curves of a drawing of few spots keep up to this many times further apart
+ROOMY_SPOTS = 60.0  # ... as many times as the square root of this over the drawing's spots
 SEG_MAX = 28.0  # curve segments longer than this are split
 SEG_DROP = 28.0  # a point whose neighbours are closer than this may be dropped
 
@@ -86,16 +88,26 @@ DISCS_PUSH = 1.5  # ... two spots whose discs overlap (it beats the curves round
 PULL = 0.2  # how hard curves contract
 
 
-def model() -> core.Model:
-    """The numbers above for the kernels (read at each tidy, so that a bench may vary them)."""
+def roomy(drawing: Drawing) -> float:
+    """How many times the soft rooms between curves a drawing of few spots asks for (the
+    paper has room to spare: curves kept :data:`CURVE_ROOM` apart left most of it empty with
+    the drawing crowded in a strip); 1 from :data:`ROOMY_SPOTS` spots on."""
+    return min(ROOMY_MAX, max(1.0, math.sqrt(ROOMY_SPOTS / max(len(drawing.spots), 1))))
+
+
+def model(room: float = 1.0) -> core.Model:
+    """The numbers above for the kernels (read at each tidy, so that a bench may vary them),
+    the soft rooms round curves ``room`` times theirs (:func:`roomy`; the spots' a third as
+    much more)."""
+    spots = 1.0 + (room - 1.0) / 3
     return core.Model(
         width=WIDTH,
         height=HEIGHT,
-        spot_room=SPOT_ROOM,
+        spot_room=SPOT_ROOM * spots,
         discs_room=DISCS_ROOM,
-        curve_spot_room=CURVE_SPOT_ROOM,
+        curve_spot_room=CURVE_SPOT_ROOM * spots,
         disc_room=DISC_ROOM,
-        curve_room=CURVE_ROOM,
+        curve_room=CURVE_ROOM * room,
         stub_len=STUB_LEN,
         margin=MARGIN,
         spot_wall=SPOT_WALL,
@@ -126,7 +138,7 @@ class TidyError(Exception):
 
 def tidy(drawing: Drawing, iterations: int = ITERATIONS) -> Drawing:
     """The drawing relaxed by ``iterations`` steps and fitted to the paper."""
-    net = _Net.of(drawing, model()).fitted()
+    net = _Net.of(drawing, model(roomy(drawing))).fitted()
     for it in range(iterations):
         if it % 4 == 0:
             net.drop_points(it // 4 % 2)
