@@ -63,6 +63,7 @@ STRETCH = 1.5  # a drawing that does not have the paper's aspect is stretched al
 # keeps the plane structure and, being at least 1 on both axes, shrinks no gap
 ROOMY_MAX = 2.5  # curves of a drawing of few spots keep up to this many times further apart
 ROOMY_SPOTS = 60.0  # ... as many times as the square root of this over the drawing's spots
+ROOMY_SPOT_SHARE = 0.8  # ... and the rooms round spots this share of it
 SEG_MAX = 28.0  # curve segments longer than this are split
 SEG_DROP = 28.0  # a point whose neighbours are closer than this may be dropped
 
@@ -97,9 +98,9 @@ def roomy(drawing: Drawing) -> float:
 
 def model(room: float = 1.0) -> core.Model:
     """The numbers above for the kernels (read at each tidy, so that a bench may vary them),
-    the soft rooms round curves ``room`` times theirs (:func:`roomy`; the spots' a third as
-    much more)."""
-    spots = 1.0 + (room - 1.0) / 3
+    the soft rooms round curves ``room`` times theirs (:func:`roomy`; the spots' by
+    :data:`ROOMY_SPOT_SHARE` of it)."""
+    spots = 1.0 + (room - 1.0) * ROOMY_SPOT_SHARE
     return core.Model(
         width=WIDTH,
         height=HEIGHT,
