@@ -181,11 +181,11 @@ def _settings(values: dict[str, Any]) -> Iterator[None]:
         game_mod._routed.clear()
 
 
-def _spread(xs: list[float]) -> str:
+def _spread(xs: list[float], f: str = "5.1f") -> str:
     a = np.asarray([x for x in xs if np.isfinite(x)])
     if not len(a):
         return "no data"
-    return f"min {a.min():5.1f} p10 {np.percentile(a, 10):5.1f} median {np.median(a):5.1f}"
+    return f"min {a.min():{f}} p10 {np.percentile(a, 10):{f}} median {np.median(a):{f}}"
 
 
 def layout_quality(n: int, games: int, label: str, values: dict[str, Any]) -> None:
@@ -253,7 +253,7 @@ def paper_use(n: int, games: int, label: str, values: dict[str, Any], size: int)
     print(
         f"  n={n:2d} {label:6s} curves apart {_spread([q['curve'] for q in after])}"
         f" | spots apart {_spread([q['spot'] for q in after])}"
-        f" | box/paper {_spread([q['box'] for q in after])}"
+        f" | box/paper {_spread([q['box'] for q in after], '4.2f')}"
         f" | tidy failed {len(paper.TIDY_FAILURES) - tidy_failed}"
     )
 
