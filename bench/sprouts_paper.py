@@ -233,7 +233,7 @@ def layout_quality(n: int, games: int, label: str, values: dict[str, Any]) -> No
 
 # The tidy before a drawing was stretched towards the paper's aspect and before a drawing of few
 # spots kept its curves further apart (:func:`engine.sprouts.tidy.roomy`): ``--paper-ab``.
-UNSTRETCHED = {"STRETCH": 1.0, "ROOMY_MAX": 1.0}
+UNSTRETCHED: dict[str, Any] = {"STRETCH": 1.0, "ROOMY_MAX": 1.0}
 
 
 def paper_use(n: int, games: int, label: str, values: dict[str, Any], size: int) -> None:
