@@ -1,7 +1,7 @@
 """The Mini App: how long a move takes from the page's request to the other player's page,
 how big the boards are, how soon the page paints; and its screenshots.
 
-    python -m bench.miniapp [--matches 1,50] [--moves 20] [--loads 5] [--screenshots docs]
+    python -m bench.miniapp [--matches 1,50] [--moves 20] [--loads 5] [--screenshots docs/screens]
 
 The real bot runs in this process (long polling the playground emulator) with its Mini App
 served on a free port and a temporary redis-server as its store. Each match is a 10×10 Dots
