@@ -1,7 +1,7 @@
 """The Mini App: how long a move takes from the page's request to the other player's page,
 how big the boards are, how soon the page paints; and its screenshots.
 
-    python -m bench.miniapp [--matches 1,50] [--moves 20] [--loads 5] [--screenshots docs]
+    python -m bench.miniapp [--matches 1,50] [--moves 20] [--loads 5] [--screenshots docs/screens]
 
 The real bot runs in this process (long polling the playground emulator) with its Mini App
 served on a free port and a temporary redis-server as its store. Each match is a 10×10 Dots
@@ -35,8 +35,6 @@ import aiohttp
 import engine
 import render
 import storage
-from bot.match.actions import Actor
-from bot.match.lobby import join, new_match
 from bot.telegram.app import running
 from playground.limits import Limits
 from playground.server import Emulator
@@ -44,6 +42,7 @@ from tests.fixtures.playground import FakeClock, bot_settings
 from tests.fixtures.ports import free_port
 from tests.fixtures.redis import temporary_server
 from tests.playground.browser import chromium
+from tests.webapp.made import make_match
 from tests.webapp.page import DARK, LIGHT, PHONE, RECORD
 from tests.webapp.signing import init_data
 
@@ -86,29 +85,6 @@ async def bot(redis_url: str) -> AsyncIterator[Bot]:
                 await store.close()
     finally:
         await emulator.stop()
-
-
-async def make_match(
-    b: Bot, kind: str, options: dict[str, Any], moves: int, seed: int, users: tuple[int, int]
-) -> str:
-    """A started two-player match stored as the bot stores it (no chat: the page is all)."""
-    match_id = storage.new_match_id()
-    match, _ = new_match(
-        match_id=match_id,
-        kind=kind,
-        options=options,
-        creator=Actor(users[0], "Alice", "en"),
-        chat=None,
-        group=False,
-        lang="en",
-        now=time.time(),
-    )
-    join(match, Actor(users[1], "Bob", "en"), time.time())
-    if moves:
-        engine.random_playout(match.game, random.Random(seed), max_moves=moves)
-        match.version += moves
-    await b.store.matches.create(match.to_json())
-    return match_id
 
 
 class Page:
@@ -206,7 +182,7 @@ async def latency(b: Bot, counts: list[int], moves: int) -> list[str]:
             for i in range(n):
                 users = (user, user + 1)
                 user += 2
-                ref = await make_match(b, "dots", {"width": 10, "height": 10}, 0, i, users)
+                ref = await make_match(b.store, "dots", {"width": 10, "height": 10}, 0, i, users)
                 games.append(play(http, b, ref, users, moves, i, out))
             await asyncio.gather(*games)
             applied, pushed = [a for a, _ in out], [p for _, p in out]
@@ -241,7 +217,7 @@ def page_url(b: Bot, ref: str, user: int, theme: dict[str, str]) -> str:
 
 
 async def first_paint(b: Bot, loads: int) -> list[str]:
-    ref = await make_match(b, "dots", {"width": 38, "height": 31}, 400, 3, (1, 2))
+    ref = await make_match(b.store, "dots", {"width": 38, "height": 31}, 400, 3, (1, 2))
     fcp, ready = [], []
     async with chromium() as browser:
         for _ in range(loads):
@@ -272,7 +248,7 @@ async def screenshots(b: Bot, folder: Path) -> list[str]:
     async with chromium() as browser:
         for k, (kind, (options, moves)) in enumerate(SHOTS.items()):
             users = (10 + 2 * k, 11 + 2 * k)  # a pair per game: live streams per user are few
-            ref = await make_match(b, kind, options, moves, 11, users)
+            ref = await make_match(b.store, kind, options, moves, 11, users)
             for name, theme in (("light", LIGHT), ("dark", DARK)):
                 context = await browser.new_context(viewport=PHONE, color_scheme=name)
                 page = await context.new_page()

@@ -30,7 +30,7 @@ from tests.bot.helpers import buttons, finished, message, version, wait_message
 from tests.bot.test_webhook_mode import SECRET
 from tests.fixtures.playground import ScenarioClient
 from tests.fixtures.ports import free_port
-from tests.reliability.cluster import Proxy
+from tests.reliability.cluster import START_TIMEOUT, Proxy
 
 REPLICAS = 2
 LINK = re.compile(r"https://t\.me/\S+\?start=[A-Za-z0-9_-]+")
@@ -94,7 +94,7 @@ async def replicas(
 
 
 async def _wait_healthy(ports: list[int], procs: list, tmp_path: Path) -> None:  # type: ignore[type-arg]
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + START_TIMEOUT
     async with aiohttp.ClientSession() as http:
         for k, port in enumerate(ports):
             while True:
@@ -106,7 +106,10 @@ async def _wait_healthy(ports: list[int], procs: list, tmp_path: Path) -> None: 
                             break
                 except aiohttp.ClientError:
                     pass
-                assert time.monotonic() < deadline, "replica did not start"
+                assert time.monotonic() < deadline, (
+                    f"replica {k} did not start:\n"
+                    + (tmp_path / f"replica{k}.log").read_text()[-3000:]
+                )
                 await asyncio.sleep(0.1)
 
 

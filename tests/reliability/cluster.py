@@ -33,7 +33,9 @@ from tests.fixtures.ports import free_port
 SECRET = "reliab-Hook_secret-7Qz"
 HOOK_PATH = "/tg/hook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
-START_TIMEOUT = 60.0
+# A replica starts in seconds on a quiet machine; the bound is for a loaded one (load 15 seen:
+# each replica then takes ~10 s just to load its compiled kernels).
+START_TIMEOUT = 120.0
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 

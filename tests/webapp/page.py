@@ -8,6 +8,10 @@ import json
 from typing import Any
 from urllib.parse import quote
 
+from engine.sprouts.game import _table
+from engine.sprouts.mesh import route_mesh
+from engine.sprouts.paper import request_for
+from engine.sprouts.routing import _Fail
 from tests.webapp.conftest import MiniClient
 
 PHONE = {"width": 412, "height": 915}
@@ -135,3 +139,59 @@ async def draw(page: Any, points: list[tuple[float, float]]) -> None:
     for x, y in points[1:]:
         await page.mouse.move(x, y)
     await page.mouse.up()
+
+
+class Panel:
+    """The Mini App in the playground's panel over the chat, used as the helpers here use a
+    page: reads go to its frame (whose coordinates are its own viewport's), and ``mouse`` is
+    the chat page's, shifted by where the frame sits on it."""
+
+    def __init__(self, frame: Any, chat: Any, origin: tuple[float, float]) -> None:
+        self.frame, self.chat = frame, chat  # the chat page's Playwright page
+        self.mouse = _ShiftedMouse(chat.mouse, origin)
+
+    @classmethod
+    async def of(cls, chat: Any) -> Panel:
+        """The panel of a :class:`tests.playground.browser.ChatPage` once its app is ready."""
+        frame = await chat.mini_app()
+        await frame.wait_for_selector("body[data-ready='1']", timeout=TIMEOUT_MS)
+        box = await chat.page.locator("#ma-frame").bounding_box()
+        return cls(frame, chat.page, (box["x"], box["y"]))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.frame, name)
+
+
+class _ShiftedMouse:
+    def __init__(self, mouse: Any, origin: tuple[float, float]) -> None:
+        self._mouse, (self._dx, self._dy) = mouse, origin
+
+    async def move(self, x: float, y: float) -> None:
+        await self._mouse.move(x + self._dx, y + self._dy)
+
+    async def click(self, x: float, y: float) -> None:
+        await self._mouse.click(x + self._dx, y + self._dy)
+
+    async def down(self) -> None:
+        await self._mouse.down()
+
+    async def up(self) -> None:
+        await self._mouse.up()
+
+
+def routed_path(game: Any) -> tuple[Any, int, list[tuple[float, float]]]:
+    """A legal Рассада move of ``game`` and a finger path for it: the curve the engine's own
+    router draws for it on the drawing as it is (before tidying), from its first spot, in
+    drawing units (as tests/engine/sprouts/test_path.py reads routes back)."""
+    d = game.drawing
+    for move in game.legal_moves():
+        choice = _table(d).choice(move)
+        assert choice is not None
+        try:
+            route = route_mesh(d, request_for(d, choice))
+        except _Fail:
+            continue
+        line = [*route.first, *route.second[1:]]
+        start = next(s.number for s in d.spots if (s.x, s.y) == tuple(line[0]))
+        return move, start, [(float(x), float(y)) for x, y in line]
+    raise AssertionError("no legal move the router draws on this drawing as it is")

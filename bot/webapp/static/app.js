@@ -80,9 +80,9 @@
       $("board").innerHTML = s.svg;
       ghost = null;
       boardTheme();
-      if (first) fit();
     }
     controls();
+    if (first) fit(); // once the header and the buttons have their height
     document.body.dataset.version = String(s.version);
     document.body.dataset.ready = "1";
   }
@@ -144,9 +144,9 @@
     const box = $("view").getBoundingClientRect();
     const svg = $("board").querySelector("svg");
     $("zoom").style.width = box.width + "px";
+    const h = svg ? svg.getBoundingClientRect().height / view.s : 0; // at scale 1
     view.s = 1;
     view.x = 0;
-    const h = svg ? svg.getBoundingClientRect().height : 0;
     view.y = Math.max(0, (box.height - h) / 2);
     apply();
   }
@@ -199,7 +199,7 @@
     if (drawing) { finishDrawing(); return; }
     pointers.delete(e.pointerId);
     if (gesture && pointers.size === 0) {
-      if (!gesture.moved && !gesture.many) tap(e.clientX, e.clientY);
+      if (!gesture.moved && !gesture.many) tapped(e.clientX, e.clientY);
       gesture = null;
     }
   }
@@ -213,6 +213,68 @@
     e.preventDefault();
     zoomAt(e.clientX, e.clientY, e.deltaY < 0 ? 1.25 : 0.8);
   }, { passive: false });
+
+  // -- double-tap: zoom to the action (the last move); again: the whole board -------------
+  // A tap waits DOUBLE_MS for a second one, so the two taps of a double-tap never place a
+  // ghost or play it (the confirming tap comes after the ghost, later than that).
+  const DOUBLE_MS = 300, DOUBLE_PX = 40;
+  // What render.board_svg marks as the last move of each game.
+  const ACTION = { dots: "circle.lm", boxes: "path.halo", sprouts: "path[class^='nw'], circle[class^='nr']" };
+  let pendingTap = null;
+
+  function tapped(cx, cy) {
+    const before = pendingTap;
+    pendingTap = null;
+    if (before) {
+      clearTimeout(before.timer);
+      if (Math.hypot(cx - before.x, cy - before.y) < DOUBLE_PX) { zoomToAction(); return; }
+      tap(before.x, before.y);
+    }
+    pendingTap = { x: cx, y: cy, timer: setTimeout(function () { pendingTap = null; tap(cx, cy); }, DOUBLE_MS) };
+  }
+
+  function actionBox(svg) {
+    let box = null;
+    svg.querySelectorAll(ACTION[svg.dataset.game] || "none").forEach(function (el) {
+      const b = el.getBBox();
+      if (!box) { box = { x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height }; return; }
+      box = { x0: Math.min(box.x0, b.x), y0: Math.min(box.y0, b.y),
+        x1: Math.max(box.x1, b.x + b.width), y1: Math.max(box.y1, b.y + b.height) };
+    });
+    return box;
+  }
+
+  function zoomToAction() {
+    const svg = $("board").querySelector("svg");
+    if (!svg) return;
+    if (view.s > 1.01) { glide(); fit(); return; }
+    const box = actionBox(svg);
+    if (!box) return; // no move yet: the whole board is the action
+    const vb = svg.viewBox.baseVal, port = $("view").getBoundingClientRect();
+    const size = svg.getBoundingClientRect();
+    const k = size.width / view.s / vb.width; // screen px per user unit at scale 1
+    // Room round the move: eight grid steps of Dots (a thumb's width a point), else 40 %.
+    const grid = svg.dataset.grid ? JSON.parse(svg.dataset.grid) : null;
+    const near = grid ? 8 * grid.step : 0.4 * vb.width;
+    const room = Math.max(1.5 * Math.max(box.x1 - box.x0, box.y1 - box.y0), near);
+    const s = Math.min(8, Math.max(1, Math.min(port.width, port.height) / (room * k)));
+    const cx = ((box.x0 + box.x1) / 2 - vb.x) * k, cy = ((box.y0 + box.y1) / 2 - vb.y) * k;
+    const clamp = function (at, length, shown) {
+      return length <= shown ? (shown - length) / 2 : Math.min(0, Math.max(shown - length, at));
+    };
+    view.s = s;
+    view.x = clamp(port.width / 2 - s * cx, s * vb.width * k, port.width);
+    view.y = clamp(port.height / 2 - s * cy, s * vb.height * k, port.height);
+    glide();
+    apply();
+  }
+
+  function glide() {
+    const z = $("zoom");
+    z.classList.add("glide");
+    clearTimeout(glide.timer);
+    glide.timer = setTimeout(function () { z.classList.remove("glide"); }, 250);
+  }
 
   // -- moves -------------------------------------------------------------------------------
 
