@@ -15,6 +15,8 @@ does not end at minus the disc's radius (the clearance: below 0 the curve runs u
 disc), between curves, between spot centres, and how far the paper grew. ``--layout-ab``
 compares the tidy step's soft targets before the disc push (:data:`BEFORE`) and now, the two
 runs of each n back to back (timings on a shared machine are noisy: compare within a run).
+``--paper-ab`` compares how a 400 px picture uses the paper with the tidy's fit unstretched
+(:data:`UNSTRETCHED`) and now: the narrowest gaps and the bounding box's share of the paper.
 """
 
 from __future__ import annotations
@@ -108,18 +110,22 @@ def play_speed(spots: list[int], games: int, budget: float) -> dict[int, Game]:
     return kept
 
 
-def readability(g: Game) -> dict[str, float]:
-    """What the picture at the default size shows (pixels; a spot disc has radius ``r``):
-    the least distance between two spot centres, between two curves (away from the spots
-    they share: within 1.6 r of a common end spot curves must meet), between a curve and a
-    spot it does not end at, and the paper's width against its first width."""
+def readability(g: Game, size: int | None = None) -> dict[str, float]:
+    """What the picture at ``size`` px wide (None: the default) shows (pixels; a spot disc
+    has radius ``r``): the least distance between two spot centres, between two curves (away
+    from the spots they share: within 1.6 r of a common end spot curves must meet), between
+    a curve and a spot it does not end at, the paper's width against its first width, and
+    the share of the paper's area the drawing's bounding box covers."""
     from render.sprouts import layout
 
-    lay, fit = layout(g)
+    lay, fit = layout(g, {} if size is None else {"size": size})
     k, r = fit.k, lay.spot_radius
     d = g.drawing
     spots = np.asarray([(s.x, s.y) for s in d.spots])
+    every = np.concatenate([spots, *d.arrays]) if d.curves else spots
+    box = np.ptp(every, axis=0)
     out = {"extent": d.width / WIDTH, "spot": np.inf, "curve": np.inf, "clear": np.inf}
+    out["box"] = float(box[0] * box[1]) / (d.width * d.height)
     if len(spots) > 1:
         dd = np.hypot(*(spots[:, None] - spots[None]).transpose(2, 0, 1))
         np.fill_diagonal(dd, np.inf)
@@ -175,11 +181,11 @@ def _settings(values: dict[str, Any]) -> Iterator[None]:
         game_mod._routed.clear()
 
 
-def _spread(xs: list[float]) -> str:
+def _spread(xs: list[float], f: str = "5.1f") -> str:
     a = np.asarray([x for x in xs if np.isfinite(x)])
     if not len(a):
         return "no data"
-    return f"min {a.min():5.1f} p10 {np.percentile(a, 10):5.1f} median {np.median(a):5.1f}"
+    return f"min {a.min():{f}} p10 {np.percentile(a, 10):{f}} median {np.median(a):{f}}"
 
 
 def layout_quality(n: int, games: int, label: str, values: dict[str, Any]) -> None:
@@ -222,6 +228,33 @@ def layout_quality(n: int, games: int, label: str, values: dict[str, Any]) -> No
         f" | last picture median: clear {med['clear']:5.1f}, curves {med['curve']:4.1f},"
         f" spots {med['spot']:5.1f}, paper x{med['extent']:.1f}"
         f" | RoutingError {fails}, tidy failed {len(paper.TIDY_FAILURES) - tidy_failed}"
+    )
+
+
+# The tidy before a drawing was stretched towards the paper's aspect and before a drawing of few
+# spots kept its curves further apart (:func:`engine.sprouts.tidy.roomy`): ``--paper-ab``.
+UNSTRETCHED: dict[str, Any] = {"STRETCH": 1.0, "ROOMY_MAX": 1.0}
+
+
+def paper_use(n: int, games: int, label: str, values: dict[str, Any], size: int) -> None:
+    """How a picture ``size`` px wide uses the paper after every move of random games
+    (seeds 0, 1, ...) under ``values`` (:func:`_settings`): the narrowest gap between curves
+    and between spot centres (least, 10th percentile, median over the moves, px) and the
+    share of the paper the drawing's bounding box covers."""
+    after: list[dict[str, float]] = []
+    tidy_failed = len(paper.TIDY_FAILURES)
+    with _settings(values):
+        for seed in range(games):
+            rng = random.Random(seed)
+            g = Game(n)
+            while not g.over:
+                g.play(rng.choice(g.legal_moves()))
+                after.append(readability(g, size))
+    print(
+        f"  n={n:2d} {label:6s} curves apart {_spread([q['curve'] for q in after])}"
+        f" | spots apart {_spread([q['spot'] for q in after])}"
+        f" | box/paper {_spread([q['box'] for q in after], '4.2f')}"
+        f" | tidy failed {len(paper.TIDY_FAILURES) - tidy_failed}"
     )
 
 
@@ -277,8 +310,17 @@ def main() -> None:
     ap.add_argument(
         "--layout-ab", action="store_true", help="readability, tidy's targets before and now"
     )
+    ap.add_argument(
+        "--paper-ab", action="store_true", help="use of the paper at 400 px, unstretched and now"
+    )
     args = ap.parse_args()
     spots = [int(s) for s in args.spots.split(",")]
+    if args.paper_ab:
+        print("Gaps in a 400 px picture (px) and its box's share of the paper, after every move:")
+        for n in spots:
+            for label, values in [("before", UNSTRETCHED), ("now", {})]:
+                paper_use(n, args.games, label, values, 400)
+        return
     if args.layout or args.layout_ab:
         runs = (
             [("before", BEFORE), ("now", {})]

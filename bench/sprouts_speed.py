@@ -33,6 +33,16 @@ difference (RGB, 0..255), how many pictures and pixels differ, and the same over
 frames of each game's replay; and whether the smoothed curves
 (``render.sprouts.smooth_curves``) are bit-identical. With ``--out`` the PNGs of both trees
 are written there (``this/`` and ``base/``) to look at.
+
+``--first-move`` times what a new game's first move costs against the moves after it, in
+fresh processes of both trees, alternating: ``python -m bench.sprouts_speed --base
+/work/wt/base --first-move``. Each process starts one of the bot's parts as the bot does
+(``route``: a route pool of one worker; ``ai``: an AI pool of one; ``bot``: the bot
+process's ``warm_engines``), then plays a seeded random 3-spot game and times the CPU of
+each route (the route worker's ``route`` job), each AI move (the AI worker's ``think`` job
+at hard) or each board picture with a preview (the bot process draws them; the moves are
+routed beforehand, untimed). A worker's CPU per job is read from ``/proc``. Printed: the
+first against the median of the rest, per role and tree.
 """
 
 from __future__ import annotations
@@ -202,6 +212,90 @@ def picture_worker(n: int, seed: int, out: str, repeat: int = 1) -> dict[str, ob
     }
 
 
+FIRST_ROLES = ("route", "ai", "bot")
+
+
+def _cpu_of(pid: int) -> float:
+    """The CPU seconds process ``pid``'s main thread has run (``/proc``: nanoseconds)."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+
+
+def first_move_worker(role: str, seed: int) -> dict[str, object]:
+    """A fresh start of the bot's ``role`` part, then the CPU of its first job and of the
+    later ones along one seeded random 3-spot game (see ``--first-move``)."""
+    import random
+    import time
+
+    from bot.warmup import settle
+    from engine.sprouts import Game
+
+    pool: Any = None
+    if role == "route":
+        from bot.telegram.route_pool import RoutePool, route
+
+        pool = RoutePool(1)
+    elif role == "ai":
+        from bot.telegram.ai_pool import AIPool, think
+
+        pool = AIPool(1)
+    else:
+        import render
+        from bot.warmup import warm_engines
+
+        warm_engines()
+        settle()  # as the bot process ends its start-up
+    if pool is not None:
+        assert pool.wait_warm(300), "the worker did not start"
+        (pid,) = pool.processes()
+    rng = random.Random(seed)
+    g = Game(3)
+    times: list[float] = []
+    try:
+        while not g.over:
+            m = rng.choice(g.legal_moves())
+            if role == "bot":
+                g.copy().play(m)  # routed (a worker's part), untimed: the preview finds it
+                t = time.process_time()
+                render.board_png(g, {**VIEW, "preview": m})
+                times.append(time.process_time() - t)
+            else:
+                # the worker's CPU for the job, as the bot process asks for it
+                t = _cpu_of(pid)
+                if role == "route":
+                    pool.call(route, g.drawing.to_json(), m.to_json())
+                else:
+                    pool.call(think, g.to_json(), "hard", g.ply)
+                times.append(_cpu_of(pid) - t)
+            g.play(m)
+    finally:
+        if pool is not None:
+            pool.close()
+    return {"times": times}
+
+
+def first_move(args: argparse.Namespace) -> None:
+    """``--first-move``: the first job of a fresh process against the later ones."""
+    import statistics
+
+    trees = [("this", HERE)] + ([("base", args.base.resolve())] if args.base else [])
+    print("A new 3-spot game's first move against its later ones, fresh processes (CPU, ms):")
+    for role in FIRST_ROLES:
+        first: dict[str, list[float]] = {k: [] for k, _ in trees}
+        later: dict[str, list[float]] = {k: [] for k, _ in trees}
+        for seed in range(args.games):
+            for label, tree in trees if seed % 2 == 0 else trees[::-1]:
+                got = _run(tree, 0, seed, "--first-move-worker", role)["times"]
+                first[label].append(got[0])
+                later[label] += got[1:]
+        for label, _ in trees:
+            f, rest = statistics.median(first[label]), statistics.median(later[label])
+            print(
+                f"  {role:5s} {label:4s} first {1000 * f:6.1f} (median of {len(first[label])}"
+                f" processes, max {1000 * max(first[label]):6.1f})  later median"
+                f" {1000 * rest:6.1f}  first/later {f / max(rest, 1e-9):5.2f}"
+            )
+
+
 def _compare(a: dict[str, str], b: dict[str, str]) -> dict[str, float]:
     """Per-pixel differences of the same pictures from two trees (RGB channels, 0..255)."""
     import base64
@@ -325,7 +419,16 @@ def main() -> None:
     ap.add_argument("--worker", nargs=2, type=int, help=argparse.SUPPRESS)
     ap.add_argument("--repeat", type=int, default=1, help="with --pictures: draw each k times")
     ap.add_argument("--picture-worker", nargs=4, help=argparse.SUPPRESS)
+    ap.add_argument("--first-move", action="store_true", help="a fresh process's first move")
+    ap.add_argument("--first-move-worker", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.first_move_worker:
+        _, seed, role = args.first_move_worker
+        print(json.dumps(first_move_worker(role, int(seed))))
+        return
+    if args.first_move:
+        first_move(args)
+        return
     if args.worker:
         print(json.dumps(worker(*args.worker)))
         return

@@ -34,6 +34,7 @@ from engine.core import (
     read_text_record,
     register,
     text_record,
+    warm_ai,
 )
 from engine.facts import (
     DEFAULT_LEVEL,
@@ -81,6 +82,7 @@ __all__ = [
     "register",
     "stopping",
     "text_record",
+    "warm_ai",
 ]
 
 # Importing the game packages registers them (kept last: they import from engine.core).

@@ -412,6 +412,14 @@ def ai_of(kind: str) -> ChooseMove:
     return choose
 
 
+def warm_ai(kind: str) -> None:
+    """Import the AI of ``kind`` and let it set itself up (its module's ``warm()``, where it
+    has one: read its tables, say), so that a worker's first move costs what the others do."""
+    warm = getattr(importlib.import_module(facts_of(kind).ai), "warm", None)
+    if warm is not None:
+        warm()
+
+
 def choose_move(
     game: Game[Any],
     level: str | None = None,

@@ -659,13 +659,21 @@ def _board_array(game: SproutsShown, view: View) -> np.ndarray:
     and again to be encoded."""
     view = view or {}
     trial = _preview(game, view.get("preview"))
-    shown = game if trial is None else trial
-    drawing = shown.drawing
-    pts, sizes = curve_points(drawing)
-    lay, fit = layout_of(drawing, view, pts)
-    curves = [fit.array(c) for c in smooth_curves(drawing, Room.of(lay, fit.k))]
-    mark = trial is not None or (view.get("last", True) and game.ply > 0)
-    spot, newest = newest_curves(drawing, pts, sizes) if mark else (None, [])
+    sketch = None if trial is None else sketch_of(trial.drawing)
+    spot: SpotLike | None
+    if sketch is not None:
+        # A preview over the position's own drawing: what is there stays where it is.
+        drawing = sketch
+        lay, fit, smoothed = preview_frame(game.drawing, sketch, view)
+        curves = [fit.array(c) for c in smoothed]
+        spot, newest = drawing.spots[-1], [len(curves) - 2, len(curves) - 1]
+    else:
+        drawing = (game if trial is None else trial).drawing
+        pts, sizes = curve_points(drawing)
+        lay, fit = layout_of(drawing, view, pts)
+        curves = [fit.array(c) for c in smooth_curves(drawing, Room.of(lay, fit.k))]
+        mark = trial is not None or (view.get("last", True) and game.ply > 0)
+        spot, newest = newest_curves(drawing, pts, sizes) if mark else (None, [])
     ink = [c for i, c in enumerate(curves) if i not in newest]
     key = (lay, tuple(len(c) for c in ink), b"".join(c.tobytes() for c in ink))
     base = _inked.get(key)
@@ -711,6 +719,32 @@ def _dashed_ring(canvas: np.ndarray, at: Point, radius: float, width: float, fg:
     _stroke_into(canvas, lines, width, fg)
 
 
+def sketch_of(drawing: DrawingLike) -> DrawingLike | None:
+    """The drawing a move made as it was routed, over its parent's spots and curves, before
+    the tidy moved them (``Drawing.sketch``; None when not known, e.g. rebuilt from JSON)."""
+    sketch = getattr(drawing, "sketch", None)
+    return sketch if sketch is not None and sketch.curves else None
+
+
+def preview_frame(
+    parent: DrawingLike, sketch: DrawingLike, view: View
+) -> tuple[Layout, Fit, tuple[np.ndarray, ...]]:
+    """The layout, fit and smoothed curves (drawing units) of a preview whose candidate is
+    ``sketch`` (:func:`sketch_of`) over the position's drawing ``parent``. Every preview of
+    one position has the same frame, ``parent`` with its sheet (a routed curve stays on the
+    sheet) in the board's layout, and the same old curves, smoothed as in ``parent``
+    alone: only the candidate's two curves and its spot differ from one preview to the
+    next."""
+    pts = curve_points(parent)[0]
+    lay = layout_of(parent, view, pts)[0]  # the board's own: the picture keeps its size
+    w, h = getattr(parent, "width", 0.0), getattr(parent, "height", 0.0)
+    sheet = np.asarray([(0.0, 0.0), (float(w), float(h))]) if w and h else np.empty((0, 2))
+    fit = Fit(lay, np.concatenate([spot_points(parent), pts, sheet]))
+    room = Room.of(lay, fit.k)
+    old = smooth_curves(parent, room)
+    return lay, fit, (*old, *smooth_curves(sketch, room)[len(old) :])
+
+
 def _preview(game: SproutsShown, move: object) -> SproutsShown | None:
     """The game after the candidate ``move``, played on a copy (None without a preview, or
     when the move cannot be played: the picture then shows the game as it is)."""
@@ -746,6 +780,9 @@ def header(game: SproutsShown, view: View, lay: Layout | None = None) -> Header:
     )
 
 
+WARM_SPOTS = 16  # spot sprites drawn ahead at start-up: numbers 1..16, 0-3 lives each
+
+
 def warm() -> None:
     """Load the picture's compiled kernels now (the first time on an install: compile them,
     several seconds of CPU), e.g. at start-up, by drawing a small game and a preview, rather
@@ -753,7 +790,15 @@ def warm() -> None:
     from engine.sprouts import Game
 
     g = Game(3)
+    for lang, names in (("en", ["Ann", "Bot"]), ("ru", ["Аня", "Бот"])):
+        # a new game's first preview, with a header in each language (glyphs, text sprites)
+        view: View = {"lang": lang, "players": names}
+        board_png(g, {**view, "preview": g.legal_moves()[0]})
     for _ in range(2):
         g.play(g.legal_moves()[0])
     board_png(g, {})
     board_png(g, {"preview": g.legal_moves()[0]})
+    r = sprouts_layout(scale_of({})[0], 1.0).spot_radius
+    for number in range(1, WARM_SPOTS + 1):  # the spots of an early picture, every life count
+        for lives in range(4):
+            _spot(number, lives, r)

@@ -26,6 +26,8 @@ from render.sprouts import (
     curve_points,
     layout_of,
     newest_curves,
+    preview_frame,
+    sketch_of,
     smooth_curves,
     spot_points,
 )
@@ -81,14 +83,22 @@ def preview_svg(game: SproutsShown, move: object) -> str:
     trial = game.copy()
     trial.play(m)  # raises IllegalMove
     lay, _ = fitted(game)
-    drawing = trial.drawing
-    pts, sizes = curve_points(drawing)
-    fit = Fit(lay, np.concatenate([spot_points(drawing), pts]))
-    spot, newest = newest_curves(drawing, pts, sizes)
+    sketch = sketch_of(trial.drawing)
+    smoothed: Sequence[np.ndarray] | None = None
+    spot: SpotLike | None
+    if sketch is not None:  # over the position's own drawing, which stays where it is
+        drawing = sketch
+        _, fit, smoothed = preview_frame(game.drawing, sketch, {"size": REFERENCE})
+        spot, newest = drawing.spots[-1], [len(smoothed) - 2, len(smoothed) - 1]
+    else:
+        drawing = trial.drawing
+        pts, sizes = curve_points(drawing)
+        fit = Fit(lay, np.concatenate([spot_points(drawing), pts]))
+        spot, newest = newest_curves(drawing, pts, sizes)
     p = game.turn % 4
     x, y, w, h = _box(lay)
     out = [f'<rect class="bg" x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}"/>']
-    out += _picture(drawing, lay, fit, newest, f"nw{p}", lay.preview_width, dashed=True)
+    out += _picture(drawing, lay, fit, newest, f"nw{p}", lay.preview_width, True, smoothed)
     if spot is not None:
         out.append(_ring(fit, spot, lay, f"nr{p}", dashed=True))
     fmt = getattr(game, "format_move", None)
@@ -123,13 +133,15 @@ def _picture(
     cls: str,
     width: float,
     dashed: bool,
+    smoothed: Sequence[np.ndarray] | None = None,
 ) -> list[str]:
-    """Squared paper, the curves in ink, the ``newest`` ones in ``cls``, the spots."""
+    """Squared paper, the curves in ink, the ``newest`` ones in ``cls``, the spots
+    (``smoothed``: the curves smoothed already, in drawing units)."""
     x0, y0, x1, y1 = lay.box
     grid = grid_path(
         steps(x0, lay.grid_step, x0, x1), steps(y0, lay.grid_step, y0, y1), lay.box
     ).replace("/>", f' stroke-width="{max(1, round(2 * lay.u))}"/>')
-    curves = _curves(drawing, lay, fit)
+    curves = _curves(drawing, lay, fit) if smoothed is None else [fit.array(c) for c in smoothed]
     out = [grid, _path([c for i, c in enumerate(curves) if i not in newest], "cv", lay.curve_width)]
     if newest:
         new = _path([curves[i] for i in newest], cls, width)

@@ -63,9 +63,11 @@ def replay(state: dict[str, Any], view: View) -> bytes:
 
 
 def _load_ais() -> None:
-    """Worker start-up: each game's AI imported before the first move is asked for."""
+    """Worker start-up: each game's AI imported and warmed (``engine.warm_ai``) before the
+    first move is asked for."""
     for kind in engine.GAMES:
         engine.ai_of(kind)
+        engine.warm_ai(kind)
 
 
 class AIPool(Workers):

@@ -155,3 +155,10 @@ def _deadline(at: float) -> Iterator[None]:
         yield
     finally:
         sys.settrace(old_trace)
+
+
+def warm() -> None:
+    """Read the shipped tables and choose a move on a small game now, at a worker's start-up:
+    the first move asked for read them (~0.25 s of CPU), later ones take a few ms."""
+    tables.load()
+    choose_move(Game(3), "hard", seed=0, time_limit=0.5)

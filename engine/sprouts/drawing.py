@@ -97,7 +97,7 @@ class Face:
 class Drawing:
     """Spots and curves; immutable (a move makes a new drawing), so copies share it."""
 
-    __slots__ = ("__dict__", "curves", "height", "spots", "width")
+    __slots__ = ("__dict__", "curves", "height", "sketch", "spots", "width")
 
     def __init__(
         self,
@@ -112,6 +112,10 @@ class Drawing:
             ends[c.b - 1] += 1
         self.width = width
         self.height = height
+        # For a drawing a move made: the parent drawing plus the new curves as routed, in the
+        # parent's units, before the tidy moved anything (a preview draws it over the parent,
+        # whose spots and curves then stay where they are). Not part of the drawing's content.
+        self.sketch: Drawing | None = None
         self.curves: tuple[Curve, ...] = tuple(curves)
         self.spots: tuple[Spot, ...] = tuple(
             Spot(i + 1, float(x), float(y), 3 - ends[i]) for i, (x, y) in enumerate(places)

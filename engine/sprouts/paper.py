@@ -134,19 +134,40 @@ def draw_move(drawing: Drawing, ch: Choice) -> Drawing:
         tag = f"mesh x{grow}"
         if not drawn_well(new, tag):
             continue
+        sketch = _unscaled(drawing, new, grow)
         # The tidied drawing is checked whole (all three checks), so the routed one's plane
         # structure and position are derived only when the tidy fails and it is kept.
         error = None
         if TIDY:
             done, error = tidied(new, want, child_key)
             if error is None:
+                done.sketch = sketch
                 return done
         if separates_well(new, tag):
             if error is not None:
                 TIDY_FAILURES.append(error)
                 log.warning("sprouts: tidy failed, the drawing stays as routed: %s", error)
+            new.sketch = sketch
             return new
     raise RoutingError(f"could not draw {ch.move}: " + "; ".join(failures), move=str(ch.move))
+
+
+def _unscaled(parent: Drawing, routed: Drawing, grow: float) -> Drawing:
+    """``parent`` plus the two new curves of ``routed`` (``parent`` enlarged ``grow`` times,
+    then the move), brought back to ``parent``'s units; their ends at the old spots are
+    those spots' very places (:attr:`Drawing.sketch`)."""
+    first, second = routed.curves[-2], routed.curves[-1]
+
+    def back(p: tuple[float, float]) -> tuple[float, float]:
+        return (p[0] / grow, p[1] / grow)
+
+    c = back(routed.place(first.b))
+    a, b = parent.place(first.a), parent.place(second.b)
+    return parent.with_move(
+        c,
+        [a, *map(back, first.points[1:-1]), c],
+        [c, *map(back, second.points[1:-1]), b],
+    )
 
 
 def _sizes(base: Drawing, failures: list[str]) -> Iterator[tuple[float, Drawing]]:
@@ -194,5 +215,15 @@ GROWTH = (1.5, 2.25, 3.4, 5.0, 7.6)
 
 def warm() -> None:
     """Load the compiled kernels of the router and the tidy step now (the first time on an
-    install: compile them, tens of seconds of CPU), rather than inside the first move."""
+    install: compile them, tens of seconds of CPU), rather than inside the first move; then
+    route, tidy and check the first curves of a small game, with the router in use (at
+    start-up: this process), so that what a first curve sets up once (the canonical keys'
+    module, the triangulation's and the sparse solver's first calls) is done too: a fresh
+    worker's first curve took 40-70 ms, later ones 20-30."""
+    from engine.sprouts.game import Game
+
     _warm_tidy()
+    g = Game(3)
+    for pick in (0, -1, 0):  # a loop, a curve between two spots, one more
+        moves = g.legal_moves()
+        g.play(moves[pick if pick >= 0 else len(moves) + pick])

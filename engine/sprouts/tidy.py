@@ -58,6 +58,12 @@ STUB_LEN = 22.0  # preferred length of the straight stub where a curve leaves it
 MARGIN = 50.0  # room kept round the drawing on the paper (the router needs some)
 SPOT_WALL = 30.0  # spots keep this much more room from the paper's edge, for the curves
 # round them (the soft repulsion of all spots presses the outer ones outwards)
+STRETCH = 1.5  # a drawing that does not have the paper's aspect is stretched along its short
+# side up to this many times more than along the other, towards filling the paper: a stretch
+# keeps the plane structure and, being at least 1 on both axes, shrinks no gap
+ROOMY_MAX = 2.5  # curves of a drawing of few spots keep up to this many times further apart
+ROOMY_SPOTS = 60.0  # ... as many times as the square root of this over the drawing's spots
+ROOMY_SPOT_SHARE = 0.8  # ... and the rooms round spots this share of it
 SEG_MAX = 28.0  # curve segments longer than this are split
 SEG_DROP = 28.0  # a point whose neighbours are closer than this may be dropped
 
@@ -83,16 +89,26 @@ DISCS_PUSH = 1.5  # ... two spots whose discs overlap (it beats the curves round
 PULL = 0.2  # how hard curves contract
 
 
-def model() -> core.Model:
-    """The numbers above for the kernels (read at each tidy, so that a bench may vary them)."""
+def roomy(drawing: Drawing) -> float:
+    """How many times the soft rooms between curves a drawing of few spots asks for (the
+    paper has room to spare: curves kept :data:`CURVE_ROOM` apart left most of it empty with
+    the drawing crowded in a strip); 1 from :data:`ROOMY_SPOTS` spots on."""
+    return min(ROOMY_MAX, max(1.0, math.sqrt(ROOMY_SPOTS / max(len(drawing.spots), 1))))
+
+
+def model(room: float = 1.0) -> core.Model:
+    """The numbers above for the kernels (read at each tidy, so that a bench may vary them),
+    the soft rooms round curves ``room`` times theirs (:func:`roomy`; the spots' by
+    :data:`ROOMY_SPOT_SHARE` of it)."""
+    spots = 1.0 + (room - 1.0) * ROOMY_SPOT_SHARE
     return core.Model(
         width=WIDTH,
         height=HEIGHT,
-        spot_room=SPOT_ROOM,
+        spot_room=SPOT_ROOM * spots,
         discs_room=DISCS_ROOM,
-        curve_spot_room=CURVE_SPOT_ROOM,
+        curve_spot_room=CURVE_SPOT_ROOM * spots,
         disc_room=DISC_ROOM,
-        curve_room=CURVE_ROOM,
+        curve_room=CURVE_ROOM * room,
         stub_len=STUB_LEN,
         margin=MARGIN,
         spot_wall=SPOT_WALL,
@@ -123,7 +139,7 @@ class TidyError(Exception):
 
 def tidy(drawing: Drawing, iterations: int = ITERATIONS) -> Drawing:
     """The drawing relaxed by ``iterations`` steps and fitted to the paper."""
-    net = _Net.of(drawing, model()).fitted()
+    net = _Net.of(drawing, model(roomy(drawing))).fitted()
     for it in range(iterations):
         if it % 4 == 0:
             net.drop_points(it // 4 % 2)
@@ -215,7 +231,8 @@ class _Net:
 
     def fitted(self) -> _Net:
         """The paper shrunk back towards its usual size as far as the gaps allow, then the
-        drawing enlarged to fill the paper's room (never shrunk further) and centred on it."""
+        drawing enlarged to fill the paper's room (never shrunk further; the short side up to
+        :data:`STRETCH` times more) and centred on it."""
         X = self.X
         lo, hi = X.min(axis=0), X.max(axis=0)
         size = np.maximum(hi - lo, 1.0)
@@ -224,8 +241,10 @@ class _Net:
             k = min(1.0, max(WIDTH / self.width, self._least_scale()))
         w, h = self.width * k, self.height * k
         room = np.array([w, h]) - 2 * MARGIN * w / WIDTH
-        k *= max(1.0, float(np.min(room / (size * k))))
-        self.X = (X - (lo + hi) / 2) * k + np.array([w / 2, h / 2])
+        fill = room / (size * k)
+        grow = max(1.0, float(np.min(fill)))
+        axes = k * grow * np.clip(fill / grow, 1.0, STRETCH)  # per axis (:data:`STRETCH`)
+        self.X = (X - (lo + hi) / 2) * axes + np.array([w / 2, h / 2])
         self.width, self.height = w, h
         return self
 

@@ -41,6 +41,9 @@ async def test_a_curve_is_routed_once_for_two_replicas(redis_url: str) -> None:
         again = await asyncio.to_thread(b.route, drawing, moves[0])
         assert _routed() - before == 1
         assert again.to_json() == first.to_json()
+        # the sketch a preview draws comes along
+        assert first.sketch is not None and again.sketch is not None
+        assert again.sketch.to_json() == first.sketch.to_json()
 
         # Both at once: one routes, the other waits for its answer.
         before = _routed()

@@ -91,7 +91,7 @@ def test_a_sprouts_replay_is_the_final_picture_s_size_and_scale() -> None:
     """Frames are drawn to the final drawing's extent: none is cut off, nothing zooms."""
     from render import sprouts
 
-    g = engine.random_playout(engine.new("sprouts", spots=5), random.Random(4))
+    g = engine.random_playout(engine.new("sprouts", spots=5), random.Random(0))
     view: View = {"size": 400}
     final = sprouts.board_image(g, sprouts.replay_view(g, view))
     first = sprouts.board_image(next(g.snapshots()), view)
@@ -111,3 +111,18 @@ def test_frames_of_different_sizes_share_one_canvas() -> None:
     assert [f.size for f in out] == [(40, 50), (40, 50)]
     assert out[0].getpixel((35, 45)) == 3 and out[0].getpixel((0, 0)) == 3
     assert out[1] is big
+
+
+@pytest.mark.parametrize("seed", [4, 7])
+def test_a_sprouts_replay_ends_on_the_live_board_s_picture(seed: int) -> None:
+    """The replay's last frame is the board the players saw last, pixel for pixel: the
+    replay frames the drawing as the live board does (the final extent is its own), also
+    drawn from the stored game, as the bot's workers draw it."""
+    g = engine.random_playout(engine.new("sprouts", spots=3), random.Random(seed), max_moves=5)
+    view: View = {"size": 400, "players": ["Ann", "Bob"]}
+    gif = _open(render.replay(engine.load(g.to_json()), view=view))  # as the AI pool does
+    gif.seek(gif.n_frames - 1)
+    last = gif.convert("RGB")
+    board = Image.open(io.BytesIO(render.board_png(g, view))).convert("RGB")
+    assert last.size == board.size
+    assert last.tobytes() == board.tobytes()

@@ -101,13 +101,14 @@ def test_dashes_cut_a_line_into_pieces_of_the_asked_length() -> None:
     assert pieces[1][0] == pytest.approx((5.0, 0.0))
 
 
-def test_a_played_preview_reuses_its_inked_paper_and_matches_a_fresh_picture() -> None:
-    """The previewed move's picture and the board after it is played share the paper with
-    the older curves in ink (drawn once); the cached layer gives the same pixels as a picture
-    drawn from nothing."""
+def test_previews_of_one_position_share_its_layout_and_inked_paper() -> None:
+    """Flipping between previews moves nothing that is there: each draws the position's
+    spots and curves where they are (one inked paper, drawn once) and only its candidate;
+    the inked layer cached gives the same pixels as a picture drawn from nothing."""
     g = engine.new("sprouts", spots=3)
-    g.play(g.legal_moves()[0])
-    move = g.legal_moves()[-1]
+    for _ in range(2):
+        g.play(g.legal_moves()[0])
+    first, second = g.legal_moves()[0], g.legal_moves()[-1]
     strokes: list[int] = []
     real = sprouts._stroke_into
 
@@ -118,15 +119,30 @@ def test_a_played_preview_reuses_its_inked_paper_and_matches_a_fresh_picture() -
     sprouts._inked.clear()
     sprouts._stroke_into = counting  # type: ignore[assignment]
     try:
-        render.board_png(g, {"preview": move})
+        one = render.board_png(g, {"preview": first})
         inked = len(strokes)
-        after = g.copy()
-        after.play(move)
-        cached = render.board_png(after, {})
-        assert len(strokes) == inked + 1  # only the new curve, in the mover's colour
+        two = render.board_png(g, {"preview": second})
+        assert len(strokes) == inked + 2  # only the other candidate and its ring, dashed
         sprouts._inked.clear()
-        fresh = render.board_png(after, {})
-        assert len(strokes) == inked + 3  # the ink again, then the new curve
+        fresh = render.board_png(g, {"preview": second})
     finally:
         sprouts._stroke_into = real  # type: ignore[assignment]
-    assert decode(cached).tobytes() == decode(fresh).tobytes()
+    assert decode(two).tobytes() == decode(fresh).tobytes()
+    # The spots no candidate touches: the same pixels in both previews.
+    frames = []
+    for m in (first, second):
+        trial = g.copy()
+        trial.play(m)
+        sketch = sprouts.sketch_of(trial.drawing)
+        assert sketch is not None
+        frames.append(sprouts.preview_frame(g.drawing, sketch, {})[1])
+    assert vars(frames[0]) == vars(frames[1])
+    a, b = decode(one), decode(two)
+    r = math.floor(sprouts.layout(g, {})[0].spot_radius * 0.7)  # a spot's body: no curve
+    ends = {first.a, first.b, second.a, second.b}
+    untouched = [s for s in g.drawing.spots if s.number not in ends]
+    assert untouched
+    for s in untouched:
+        x, y = (round(v) for v in frames[0]((s.x, s.y)))
+        box = (x - r, y - r, x + r, y + r)
+        assert a.crop(box).tobytes() == b.crop(box).tobytes()

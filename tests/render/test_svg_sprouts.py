@@ -106,11 +106,28 @@ def test_preview_is_the_drawing_after_the_move_in_the_same_box() -> None:
     units = json.loads(root.attrib["data-units"])
     spots = _spots(f'<svg xmlns="http://www.w3.org/2000/svg">{frag}</svg>')
     assert sorted(spots) == sorted(s.number for s in trial.drawing.spots)
-    for s in trial.drawing.spots:
+    shown = trial.drawing.sketch  # the candidate as routed over the drawing as it is
+    assert shown is not None
+    assert [(s.x, s.y) for s in shown.spots[:-1]] == [(s.x, s.y) for s in g.drawing.spots]
+    for s in shown.spots:
         cx, cy, _, _ = spots[s.number]
         assert abs(s.x * units["scale"] + units["dx"] - cx) <= 0.06
         assert abs(s.y * units["scale"] + units["dy"] - cy) <= 0.06
     assert "stroke-dasharray" in frag and g.ply == trial.ply - 1
+
+
+def test_previews_of_one_position_keep_its_spots_and_curves_where_they_are() -> None:
+    """Flipping between previews moves nothing that is there: only the candidate differs."""
+    g = game(spots=3, moves=2, seed=3)
+    frags = [render.preview_svg(g, m) for m in g.legal_moves()[:4]]
+    wrap = [f'<svg xmlns="http://www.w3.org/2000/svg">{f}</svg>' for f in frags]
+    old = {n for n in range(1, len(g.drawing.spots) + 1)}
+    first = {n: xy[:2] for n, xy in _spots(wrap[0]).items() if n in old}
+    assert len(first) == len(old)
+    for svg in wrap[1:]:
+        assert {n: xy[:2] for n, xy in _spots(svg).items() if n in old} == first
+        assert _paths(svg, "cv") == _paths(wrap[0], "cv")  # the old curves, in ink
+    assert len({json.dumps(_paths(svg, f"nw{g.turn}")) for svg in wrap}) == len(wrap)
 
 
 def test_preview_refuses_an_illegal_move() -> None:
