@@ -133,4 +133,13 @@ def by_id(game: str) -> dict[str, Puzzle]:
     return {p.id: p for p in load(game)}
 
 
-__all__ = ["GAMES", "HINTS", "Puzzle", "Verdict", "by_id", "load", "write"]
+def find(puzzle_id: str) -> Puzzle | None:
+    """The shipped puzzle with this id, in any game's bank (None for an unknown id)."""
+    for game in GAMES:
+        found = by_id(game).get(puzzle_id)
+        if found is not None:
+            return found
+    return None
+
+
+__all__ = ["GAMES", "HINTS", "Puzzle", "Verdict", "by_id", "find", "load", "write"]

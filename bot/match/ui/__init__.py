@@ -37,6 +37,7 @@ class PictureView(TypedDict, total=False):
     lang: str
     labels: bool  # Точки и квадраты: name the free lines and boxes as the keyboard does
     preview: str  # Рассада: a move's notation, drawn as a dashed ghost
+    status: str  # the header's status line in place of whose turn it is (a puzzle's task)
 
 
 class GameUI(Protocol):
