@@ -40,7 +40,7 @@ WORDS = {
 }
 
 
-async def _board(user: UserHandle) -> tuple[MessageView, Puzzle, int]:
+async def puzzle_board(user: UserHandle) -> tuple[MessageView, Puzzle, int]:
     """The newest puzzle board: the message, its puzzle and the attempt its buttons carry."""
     board = await user.private.last_with_buttons()
     found = re.search(r"\b(b\d{4})\b", board.caption or "")
@@ -54,17 +54,19 @@ async def _board(user: UserHandle) -> tuple[MessageView, Puzzle, int]:
     return board, by_id("boxes")[found.group(1)], attempt
 
 
-def _code(p: Puzzle, notation: str) -> str:
+def move_code(p: Puzzle, notation: str) -> str:
     m = p.start().parse_move(notation)
     return f"{m.orient}{m.r}.{m.c}"
 
 
-async def _play(user: UserHandle, board: MessageView, p: Puzzle, notation: str) -> Popup:
-    want = ":" + _code(p, notation)
+async def play_move(user: UserHandle, board: MessageView, p: Puzzle, notation: str) -> Popup:
+    want = ":" + move_code(p, notation)
     for row in board.buttons:
         for b in row:
-            if b.callback_data and b.callback_data.startswith("z:") and b.callback_data.endswith(
-                want
+            if (
+                b.callback_data
+                and b.callback_data.startswith("z:")
+                and b.callback_data.endswith(want)
             ):
                 popup = await user.press_button(b.row, b.col, board)
                 assert popup is not None
@@ -85,13 +87,13 @@ async def test_ten_puzzles_in_a_row_move_the_rating(pg: ScenarioClient, lang: st
     ratings: list[int] = []
     seen: set[str] = set()
     for i in range(10):
-        board, p, attempt = await _board(alice)
+        board, p, attempt = await puzzle_board(alice)
         assert p.id not in seen, "a solved puzzle is not served again"
         seen.add(p.id)
         png = await alice.private.photo(board)
         assert png[:4] == b"\x89PNG"
         if i == 3:  # a wrong answer first: the reason, the rating drops, the board stays
-            popup = await _play(alice, board, p, p.wrong)
+            popup = await play_move(alice, board, p, p.wrong)
             assert words["popup_wrong"] in popup.text
             after = await _now(alice, board)
             assert words["wrong"] in (after.caption or "") and p.wrong in (after.caption or "")
@@ -99,7 +101,7 @@ async def test_ten_puzzles_in_a_row_move_the_rating(pg: ScenarioClient, lang: st
             assert now < before
             ratings.append(now)
             board = after
-        popup = await _play(alice, board, p, p.accepted[0])
+        popup = await play_move(alice, board, p, p.accepted[0])
         assert words["solved"] in popup.text
         solved = await _now(alice, board)
         caption = solved.caption or ""
@@ -113,8 +115,8 @@ async def test_ten_puzzles_in_a_row_move_the_rating(pg: ScenarioClient, lang: st
         assert solved.button_texts == [[words["next"]]]
         await alice.press(words["next"], solved)
         assert not (await _now(alice, solved)).buttons
-        fresh, _, _ = await _board(alice)  # the old board's buttons, sent from the new one
-        stale = await alice.forge(fresh, f"z:{p.id}:{attempt}:{_code(p, p.accepted[0])}")
+        fresh, _, _ = await puzzle_board(alice)  # the old board's buttons, sent from the new one
+        stale = await alice.forge(fresh, f"z:{p.id}:{attempt}:{move_code(p, p.accepted[0])}")
         assert stale is not None and words["stale"] in stale.text
         assert (await _now(alice, fresh)).caption == fresh.caption
     assert len(set(ratings)) > 5 and ratings[-1] > 1500, ratings
@@ -126,11 +128,11 @@ async def test_ten_puzzles_in_a_row_move_the_rating(pg: ScenarioClient, lang: st
 async def test_hint_unrates_the_attempt_and_bad_buttons_change_nothing(pg: ScenarioClient) -> None:
     alice = await pg.user("alice", lang="en")
     await alice.send("/puzzle")
-    board, p, attempt = await _board(alice)
+    board, p, attempt = await puzzle_board(alice)
     hint = await alice.press("💡 Hint", board)
     assert hint is not None and hint.show_alert and "not rated" in hint.text
     for data in (
-        f"z:{p.id}:{attempt + 5}:{_code(p, p.accepted[0])}",  # another attempt's board
+        f"z:{p.id}:{attempt + 5}:{move_code(p, p.accepted[0])}",  # another attempt's board
         f"z:b9999:{attempt}:h0.0",  # no such puzzle
         f"zh:{p.id}:0",
     ):
@@ -139,7 +141,7 @@ async def test_hint_unrates_the_attempt_and_bad_buttons_change_nothing(pg: Scena
     bad = await alice.forge(board, f"z:{p.id}:{attempt}:q1")
     assert bad is not None and bad.text  # a malformed move code: a popup
     assert (await _now(alice, board)).caption == board.caption  # nothing changed
-    await _play(alice, board, p, p.accepted[0])
+    await play_move(alice, board, p, p.accepted[0])
     caption = (await _now(alice, board)).caption or ""
     assert "Solved!" in caption and "Not rated" in caption and "1500" in caption
 
