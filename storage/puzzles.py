@@ -23,14 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from storage import glicko
-from storage._base import dumps, guarded, load_object, start_writes, text, watched
-from storage.config import Config
+from storage._base import Part, dumps, guarded, load_object, start_writes, text, watched
 from storage.errors import CorruptRecord
-from storage.keys import Keys, check_match_id, check_name
+from storage.keys import check_match_id, check_name
 from storage.users import UserRating
 
 
@@ -111,17 +109,9 @@ def _parse_rating(key: str, raw: bytes | None, start: float) -> glicko.Rating:
         raise CorruptRecord(key, f"bad puzzle rating ({e!r})") from e
 
 
-class Puzzles:
+class Puzzles(Part):
     """``store.puzzles``: ``state``, ``solved_ids``, ``ratings``; ``begin`` a puzzle,
     ``answer`` it, take a ``hint``."""
-
-    def __init__(
-        self, client: Redis, keys: Keys, config: Config, clock: Callable[[], float]
-    ) -> None:
-        self._r = client
-        self._keys = keys
-        self._config = config
-        self._clock = clock
 
     def _solved_key(self, user_id: int, game: str) -> str:
         return f"{self._keys.user(user_id)}:zs:{check_name('game', game)}"

@@ -4,8 +4,6 @@ fresh puzzle and the board after a wrong answer. SCREENS=docs/screens keeps the 
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +12,7 @@ from bot.i18n import Text, t
 from bot.match.puzzle import margin
 from tests.bot.test_puzzles import play_move, puzzle_board
 from tests.fixtures.playground import ScenarioClient
-from tests.playground.browser import PHONE_TALL, ChatPage, chromium, chromium_missing
+from tests.playground.browser import PHONE_TALL, ChatPage, chromium, chromium_missing, keep_screens
 from tests.playground.test_browser import cut_buttons
 
 pytestmark = [
@@ -44,9 +42,7 @@ async def test_puzzle_on_a_phone(pg: ScenarioClient, tmp_path: Path, lang: str) 
             await page.page.wait_for_timeout(300)
             await page.screenshot(shots[1])
             assert t(lang, Text("puzzle.retry")) in await page.bot_messages().last.inner_text()
-            keep = os.environ.get("SCREENS")
-            for shot in shots if keep else []:
-                shutil.copy(shot, Path(keep or "."))
+            keep_screens(shots)
         except BaseException:
             await page.screenshot(tmp_path / "failure.png")
             raise
