@@ -5,7 +5,7 @@ proves right, one tempting move it proves wrong, and a difficulty.
 written by ``python -m engine.puzzles.generate``); ``puzzle.start()`` rebuilds the position as
 the engine's own game (from its record, as matches store games), ``puzzle.judge(notation)``
 says whether a move solves it and what it is worth. The data is checked whole by
-``tests/engine/test_puzzles.py``; the bot only reads it.
+``tests/engine/puzzles/test_boxes_bank.py``; the bot only reads it.
 """
 
 from __future__ import annotations
