@@ -21,13 +21,27 @@ from engine.core import Game
 from engine.core import load as load_game
 
 DATA = Path(__file__).parent / "data"
-GAMES = ("boxes",)
+GAMES = ("boxes", "sprouts")
 RECORD_VERSION = 1
 # The starting puzzle rating by difficulty (1 easiest … 5 hardest), on the Glicko scale the
 # players' puzzle ratings start from (1500), so the first puzzles a newcomer gets are middling.
 RATING_OF_DIFFICULTY = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
-# Hint topics: what the first accepted move does (``hint.<topic>`` in the bot's catalogs).
-HINTS = ("take", "decline", "safe", "sacrifice")
+# Hint topics: what the first accepted move does (``puzzle.hint.<topic>`` in the bot's
+# catalogs): Точки и квадраты take, decline, safe, sacrifice; Рассада loop, split, join.
+HINTS = ("take", "decline", "safe", "sacrifice", "loop", "split", "join")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every legal move's exact value (for the player to move, by notation) and the best:
+    net boxes in Точки и квадраты, +1 (a win) or -1 (a loss) in Рассада."""
+
+    values: dict[str, int]
+    best: int
+
+    @property
+    def accepted(self) -> list[str]:
+        return [m for m, v in self.values.items() if v == self.best]
 
 
 @dataclass(frozen=True)

@@ -7,24 +7,16 @@ net score its player gets from here with best play on both sides, counting the b
 
 from __future__ import annotations
 
+import random
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 from engine.boxes import Game, Move
 from engine.boxes.ai import choose_move
 from engine.boxes.solver import OutOfBudget, Searcher, gc_paused, searcher_for
+from engine.puzzles import Analysis, Puzzle
 
-
-@dataclass(frozen=True)
-class Analysis:
-    """Every legal line's exact value (for the player to move, by notation) and the best."""
-
-    values: dict[str, int]
-    best: int
-
-    @property
-    def accepted(self) -> list[str]:
-        return [m for m, v in self.values.items() if v == self.best]
+PREFIX = "b"
 
 
 def analyse(
@@ -105,10 +97,79 @@ def hardness(analysis: Analysis, wrong: str, trap_takes: bool) -> float:
     return len(analysis.values) / right + (4.0 if trap_takes else 0.0) + 6.0 / loss
 
 
-def difficulties(scores: list[float], levels: int = 5) -> list[int]:
-    """Each score's level 1..``levels`` by its rank among ``scores`` (equal shares per level)."""
-    order = sorted(range(len(scores)), key=lambda i: (scores[i], i))
-    out = [0] * len(scores)
-    for rank, i in enumerate(order):
-        out[i] = 1 + rank * levels // len(scores)
-    return out
+# Boards and how many lines may be left at the cut: the exact solver values every line of
+# these within the node budget (4×4 and 3×3 much more slowly per line left than 5×5 with
+# half its lines drawn, where captures have split the board into chains).
+BOARDS = ((3, 3, 16), (3, 4, 20), (4, 4, 22), (4, 5, 26), (5, 5, 30), (3, 5, 22))
+MIN_LEFT = 5  # fewer lines leave nothing to think about
+NODE_LIMIT = 400_000
+SOURCES = ("easy", "medium", "random")
+
+
+def _game(rng: random.Random, rows: int, cols: int, source: str, seed: int) -> list[Game]:
+    """One whole game, as the positions before each move."""
+    g = Game(rows, cols)
+    seen = []
+    while not g.over:
+        seen.append(g.copy())
+        if source == "random":
+            g.play(rng.choice(g.legal_moves()))
+        else:  # the two seats at the source level, each move on its own seed
+            g.play(choose_move(g, source, seed=seed + g.ply))
+    return seen
+
+
+def candidates(seed: int) -> Iterator[tuple[Game, int]]:
+    """Endgame positions (with a per-cut seed for the bots that name a natural move)."""
+    rng = random.Random(seed)
+    n = 0
+    while True:
+        rows, cols, most = rng.choice(BOARDS)
+        source = rng.choice(SOURCES)
+        n += 1
+        positions = [
+            p
+            for p in _game(rng, rows, cols, source, seed * 100_000 + n * 100)
+            if MIN_LEFT <= len(p.legal_moves()) <= most
+        ]
+        for p in rng.sample(positions, min(2, len(positions))):
+            yield p, rng.randrange(1 << 30)
+
+
+def key(game: Game) -> tuple[object, ...]:
+    """What makes two cut positions the same puzzle."""
+    return (game.mask, game.board.key(game.drawn_mask))
+
+
+def judge(game: Game, cut_seed: int) -> tuple[str, Puzzle | None, float]:
+    """A candidate's fate: ("ok", puzzle, its hardness) or (the reason it was rejected, None,
+    0); the puzzle's difficulty is set once the whole bank is ranked."""
+    analysis = analyse(game, node_limit=NODE_LIMIT)
+    if analysis is None:
+        return "solver budget", None, 0.0
+    accepted = analysis.accepted
+    legal = len(analysis.values)
+    if len(accepted) == legal:
+        return "every move keeps the value", None, 0.0
+    if len(accepted) > max(2, legal // 3):
+        return "too many right moves", None, 0.0
+    naturals = natural_moves(game, cut_seed)
+    losing = [m for m in naturals if m not in accepted]
+    if not losing:
+        return "no natural move loses", None, 0.0
+    wrong = losing[0]
+    trap_takes = takes_box(game, game.parse_move(wrong))
+    hard = hardness(analysis, wrong, trap_takes)
+    puzzle = Puzzle(
+        game="boxes",
+        id="",
+        position=game.to_json(),
+        turn=game.turn,
+        value=analysis.best,
+        accepted=tuple(sorted(accepted)),
+        wrong=wrong,
+        values=dict(sorted(analysis.values.items())),
+        difficulty=3,
+        hint=hint_of(game, sorted(accepted)[0]),
+    )
+    return "ok", puzzle, hard

@@ -151,3 +151,15 @@ async def test_puzzle_in_a_group_points_to_the_private_chat(pg: ScenarioClient) 
     group = await pg.group("g", [alice])
     await alice.send("/puzzle", group)
     assert WORDS["ru"]["private"] in (await group.last_message()).body
+
+
+async def test_a_game_without_a_served_bank_says_so(pg: ScenarioClient) -> None:
+    """Рассада's bank ships before its puzzle board: /puzzle sprouts answers, serves nothing,
+    and a forged tap naming one of its puzzles is refused."""
+    alice = await pg.user("alice", lang="en")
+    await alice.send("/puzzle sprouts")
+    assert "no puzzles for this game yet" in (await alice.private.last_message()).body
+    await alice.send("/puzzle")
+    board, _p, attempt = await puzzle_board(alice)
+    popup = await alice.forge(board, f"z:s0001:{attempt}:1-2")
+    assert popup is not None and "closed" in popup.text
