@@ -390,10 +390,11 @@ async def concurrent(
 
 
 async def throughput(st: Stage, tappers: int, seconds: float) -> Run:
-    """Keyboard-only taps (window ◀ ▶ on Dots 38×31) as fast as the bot answers them."""
+    """Window steps (◀ ▶ on Dots 38×31: the keyboard and the framed picture) as fast as the bot
+    answers them."""
     boards = await st.matches("dots", tappers)
     await st.quiet(0.5)
-    run = Run(f"{tappers} people moving the window", "Dots 38×31 (no picture)", tappers, 0, 0)
+    run = Run(f"{tappers} people moving the window", "Dots 38×31 (framed picture)", tappers, 0, 0)
     run.target_ms = None
     stop_at = time.perf_counter() + seconds
     h0, s0 = await st.handler_cpu()

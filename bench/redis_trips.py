@@ -7,7 +7,7 @@ playground emulator and a temporary redis-server; every request redis-py sends o
 connection (one command, a pipeline, a script call: one round trip each) is counted. Two
 people play a group match; each tap is counted from the moment it is sent until the bot is
 quiet again, less the idle rate measured before (the deadline watch polls Redis on its own).
-Rows: a Dots move on 10×10 (picture edited), a Dots window step (keyboard only), a Boxes
+Rows: a Dots move on 10×10 (picture edited), a Dots window step (keys + framed picture), a Boxes
 move on 3×3. Flood limits are off. Counts are exact, not timings: a busy machine changes
 nothing but the idle correction, which is printed.
 """

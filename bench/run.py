@@ -265,7 +265,7 @@ def latency_section(full: bool) -> list[Table]:
     )
     t.command = "python -m bench.latency" + ("" if full else " --quick")
     through = Table(
-        "Keyboard-only throughput of one process (Dots window steps, no picture)",
+        "Throughput of one process (Dots window steps: keyboard and framed picture)",
         [
             "tappers",
             "taps",

@@ -48,6 +48,10 @@ def board_png(match: Match, picture: PictureView) -> bytes:
         view["labels"] = picture["labels"]
     if "status" in picture:
         view["status"] = picture["status"]
+    if "window" in picture:
+        view["window"] = picture["window"]
+    if "map" in picture:
+        view["map"] = picture["map"]
     preview = picture.get("preview")
     # The match layer names the move, the renderer wants the move; one no longer there
     # leaves the board as it is.

@@ -46,13 +46,14 @@ from render.common import (
 )
 from render.geometry import DotsLayout as Layout
 from render.geometry import dots_layout
-from render.palette import DOTS_FILL_ALPHA, DOTS_ZONE_ALPHA
+from render.palette import DOTS_FILL_ALPHA, DOTS_FRAME, DOTS_ZONE_ALPHA
 from render.strings import lang_of, say
 from render.view import View
 
 SHAPES = ("circle", "square")  # player 0, player 1
 FILL_ALPHA = DOTS_FILL_ALPHA
 ZONE_TINT, ZONE_ALPHA = INK, DOTS_ZONE_ALPHA
+FRAME = DOTS_FRAME  # the keyboard's window and the map's parts
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -181,6 +182,9 @@ def board_image(game: DotsGame, view: View) -> Image.Image:
     view = view or {}
     lay = layout(game, view)
     img = _BODIES.body(lay, game).copy()
+    parts = view.get("map")
+    if parts is not None:
+        _draw_map(img, lay, game, parts)
     last = game.last_move
     if last is not None and view.get("last", True):
         ring_sprite(*lay.last_ring, INK, PAPER).put(img, *lay.xy(last.x, last.y))
@@ -392,6 +396,13 @@ def _dot_code(cell: Cell) -> int:
 
 
 def _draw_dots(img: Image.Image, lay: Layout, game: DotsGame, dots: Points) -> None:
+    packed = _packed(lay, game, dots)
+    lut, mask = _dot_luts()
+    img.paste(packed.point(lut), lay.board_box[:2], packed.point(mask))
+
+
+def _packed(lay: Layout, game: DotsGame, dots: Points) -> Image.Image:
+    """Over the board area: what stands on each point (× 36) plus the shape tiles."""
     cols = lay.cols
     codes = bytearray(cols * lay.rows)
     for x, y in dots:
@@ -399,9 +410,12 @@ def _draw_dots(img: Image.Image, lay: Layout, game: DotsGame, dots: Points) -> N
     tiny = Image.frombytes("L", (cols, lay.rows), bytes(codes))
     x0, y0, x1, y1 = lay.board_box
     blocks = tiny.resize((x1 - x0, y1 - y0), Image.Resampling.NEAREST)
-    packed = ImageChops.add(blocks, _shape_tiles(lay))
-    lut, mask = _dot_luts()
-    img.paste(packed.point(lut), (x0, y0), packed.point(mask))
+    return ImageChops.add(blocks, _shape_tiles(lay))
+
+
+def _dots_mask(lay: Layout, game: DotsGame) -> Image.Image:
+    """Over the board area: 255 where a dot is drawn."""
+    return _packed(lay, game, dot_points(game)).point(_dot_luts()[1])
 
 
 @lru_cache(maxsize=64)
@@ -420,17 +434,47 @@ def _stamp(img: Image.Image, lay: Layout, x: int, y: int, code: int) -> None:
 
 
 def _draw_window(draw: ImageDraw.ImageDraw, lay: Layout, window: Sequence[int]) -> None:
-    """The keyboard's viewport: ``[x0, y0, w, h]`` in points, y from the top."""
+    """The keyboard's viewport: ``[x0, y0, w, h]`` in points, y from the top; a light band
+    half a step outside its points, so it crosses no dot inside or outside it."""
+    box = _points_box(lay, window)
+    if box is not None:
+        draw.rounded_rectangle(
+            box, radius=lay.step * 0.3, outline=color(FRAME), width=lay.frame_width
+        )
+
+
+def _points_box(lay: Layout, part: Sequence[int]) -> tuple[int, int, int, int] | None:
+    """The pixel box round the points ``[x0, y0, w, h]`` (clipped to the board), its edges
+    half a step outside them; None for a malformed or empty part."""
     try:
-        x0, y0, w, h = (int(v) for v in window)
+        x0, y0, w, h = (int(v) for v in part)
     except (TypeError, ValueError):
-        return
+        return None
     x1 = min(lay.cols - 1, x0 + w - 1)
     y1 = min(lay.rows - 1, y0 + h - 1)
     x0, y0 = max(0, x0), max(0, y0)
     if x1 < x0 or y1 < y0:
+        return None
+    return _corners(lay, x0, y0, x1, y1, lay.step / 2)
+
+
+def _draw_map(
+    img: Image.Image, lay: Layout, game: DotsGame, parts: Sequence[Sequence[int]]
+) -> None:
+    """The keyboard's map: the board divided into its numbered parts (light lines, big light
+    numbers under the dots), numbered from 1 as the map's buttons are."""
+    boxes = [_points_box(lay, part) for part in parts] if isinstance(parts, Sequence) else []
+    if not any(boxes):
         return
-    box = _corners(lay, x0, y0, x1, y1, lay.step * 0.45)
-    draw.rounded_rectangle(
-        box, radius=lay.step * 0.3, outline=color(INK), width=max(2, round(0.1 * lay.step))
-    )
+    board = img.crop(lay.board_box)
+    draw = ImageDraw.Draw(img)
+    style = ink(mix(FRAME, PAPER, 0.3))
+    shown = [b for b in boxes if b is not None]
+    px = min(min(round(0.6 * (b[3] - b[1])), round(0.45 * (b[2] - b[0]))) for b in shown)
+    for k, box in enumerate(boxes):
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        draw_text(img, ((x0 + x1) / 2, (y0 + y1) / 2), str(k + 1), font(px, True), style, "mm")
+        draw.rectangle(box, outline=color(FRAME), width=lay.frame_width // 2)
+    img.paste(board, lay.board_box[:2], _dots_mask(lay, game))

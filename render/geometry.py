@@ -55,6 +55,11 @@ class DotsLayout:
         return max(1.0, 0.075 * self.step)
 
     @property
+    def frame_width(self) -> int:
+        """The keyboard window's frame (the map's lines are half as wide)."""
+        return max(2, round(min(0.25 * self.step, 10 * self.u)))
+
+    @property
     def last_ring(self) -> tuple[float, float]:
         """The last move's ring: radius (to the middle of the stroke) and stroke width."""
         return 0.5 * self.step, max(2.0, 0.1 * self.step)

@@ -29,6 +29,7 @@ MARKERS = ("circle", "square", "triangle", "diamond")
 # Tints laid over the paper, as the alpha of the colour mixed in.
 DOTS_FILL_ALPHA = (0.30, 0.24)  # a captured area, per owner (blue is darker, so less of it)
 DOTS_ZONE_ALPHA = 0.07  # the first-move zone, in ink
+DOTS_FRAME: RGB = (180, 150, 200)  # the keyboard's window and the map: a light lavender band
 BOX_ALPHA = 0.30  # a taken box, in its owner's colour
 HALO_MIX = 0.3  # Boxes: the pencil shadow under the last turn's lines, ink into paper
 

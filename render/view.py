@@ -31,6 +31,7 @@ class View(TypedDict, total=False):
     last: bool  # mark the last move (default True)
     size: int  # the long side in pixels (default 1280, clamped)
     window: Sequence[int]  # Точки: the keyboard's viewport [x0, y0, w, h], y from the top
+    map: Sequence[Sequence[int]]  # Точки: the map's parts [x0, y0, w, h], numbered from 1
     labels: bool  # Точки и квадраты: free lines and boxes named as the keyboard names them
     # Рассада: a candidate move drawn as a dashed ghost. The renderer wants the game's move;
     # the bot's JSON-safe views carry its notation, which bot.pictures parses.

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from PIL import ImageChops
 
 import engine
 import render
@@ -130,18 +131,57 @@ def test_zone_is_shown_before_the_first_moves() -> None:
 
 
 def test_window_outline() -> None:
-    g = engine.new("dots", preset="quick")
+    """The keyboard's window is a light band half a step outside its points, in a colour no
+    dot, grid line or label uses, and crossing no dot."""
+    g = _played({"preset": "quick"}, 4, 60)
     lay = dots.layout(g, {})
     x0, y0 = lay.xy(2, 3)
     x1 = lay.xy(9, 9)[0]
     box = (x0, y0 - lay.step, x1, y0)  # the strip above the window's top row
     without = decode(render.board_png(g, {}))
     with_window = decode(render.board_png(g, {"window": [2, 3, 8, 7]}))
-    assert count(without, INK, box) == 0
-    assert count(with_window, INK, box) > lay.step  # a line across the strip
+    assert count(without, dots.FRAME, (0, 0, lay.width, lay.height)) == 0
+    assert count(with_window, dots.FRAME, box) > lay.step * lay.frame_width  # a band across
+    assert min(dots.FRAME) > 120 and dots.FRAME not in (*PLAYER, INK)
+    for x in range(lay.cols):  # every dot looks as it did without the frame
+        for y in range(lay.rows):
+            if g.cell(x, y).dot is not None:
+                assert at(with_window, *lay.xy(x, y)) == at(without, *lay.xy(x, y))
     # Nonsense windows are ignored rather than failing the picture.
     decode(render.board_png(g, {"window": "left"}))  # type: ignore[arg-type]  # bad on purpose
     decode(render.board_png(g, {"window": [50, 50, 8, 7]}))
+
+
+@pytest.mark.parametrize("preset", ["quick", "tournament"])
+def test_map_divides_the_board_into_numbered_parts(preset: str) -> None:
+    """The map picture: a light line between neighbouring parts, a big light number in each,
+    drawn under the dots (every dot and the last-move ring look as without the map)."""
+    g = _played({"preset": preset}, 7, 120)
+    lay = dots.layout(g, {})
+    parts = [[0, 0, 8, 6], [8, 0, 7, 6], [0, 6, 8, 9], [8, 6, 7, 9]]
+    plain = decode(render.board_png(g, {}))
+    shown = decode(render.board_png(g, {"map": parts}))
+    edge = (lay.xy(7, 0)[0] + lay.step // 2) - 1  # the line between parts 1 and 2
+    column = shown.crop((edge - 2, lay.xy(0, 1)[1], edge + 3, lay.xy(0, 4)[1]))
+    assert any(c == dots.FRAME for _, c in column.getcolors(10_000) or [])
+    for x, y, w, h in parts:  # a number in the middle of each part
+        ax, ay = lay.xy(x, y)
+        bx, by = lay.xy(x + w - 1, y + h - 1)
+        middle = (
+            ax + (bx - ax) // 4,
+            ay + (by - ay) // 4,
+            bx - (bx - ax) // 4,
+            by - (by - ay) // 4,
+        )
+        diff = ImageChops.difference(plain.crop(middle), shown.crop(middle)).convert("L")
+        changed = diff.point(lambda v: 255 if v else 0).histogram()[255]
+        assert changed > lay.step**2, (x, y, changed)
+    for px in range(lay.cols):
+        for py in range(lay.rows):
+            if g.cell(px, py).dot is not None:
+                assert at(shown, *lay.xy(px, py)) == at(plain, *lay.xy(px, py))
+    decode(render.board_png(g, {"map": "no"}))  # type: ignore[arg-type]  # bad on purpose
+    decode(render.board_png(g, {"map": [[1, 2], [90, 90, 8, 7]]}))
 
 
 def test_turn_is_underlined_in_the_movers_colour() -> None:
