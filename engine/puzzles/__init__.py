@@ -72,6 +72,25 @@ class Puzzle:
     difficulty: int
     hint: str
 
+    @classmethod
+    def cut(
+        cls, kind: str, game: Game[Any], analysis: Analysis, wrong: str, hint: str
+    ) -> Puzzle:
+        """A generator's new puzzle from its position and analysis (the id and the difficulty
+        are set once the whole bank is cut and ranked)."""
+        return cls(
+            game=kind,
+            id="",
+            position=game.to_json(),
+            turn=game.turn,
+            value=analysis.best,
+            accepted=tuple(sorted(analysis.accepted)),
+            wrong=wrong,
+            values=dict(sorted(analysis.values.items())),
+            difficulty=3,
+            hint=hint,
+        )
+
     @property
     def rating(self) -> float:
         """The puzzle's starting rating (its live rating is kept by the bot's storage)."""

@@ -160,16 +160,6 @@ def judge(game: Game, cut_seed: int) -> tuple[str, Puzzle | None, float]:
     wrong = losing[0]
     trap_takes = takes_box(game, game.parse_move(wrong))
     hard = hardness(analysis, wrong, trap_takes)
-    puzzle = Puzzle(
-        game="boxes",
-        id="",
-        position=game.to_json(),
-        turn=game.turn,
-        value=analysis.best,
-        accepted=tuple(sorted(accepted)),
-        wrong=wrong,
-        values=dict(sorted(analysis.values.items())),
-        difficulty=3,
-        hint=hint_of(game, sorted(accepted)[0]),
-    )
+    hint = hint_of(game, sorted(accepted)[0])
+    puzzle = Puzzle.cut("boxes", game, analysis, wrong, hint)
     return "ok", puzzle, hard

@@ -99,16 +99,6 @@ def judge(game: Game, cut_seed: int) -> tuple[str, Puzzle | None, float]:
         return "too many winning moves", None, 0.0
     wrong = natural_moves(game, accepted)[0]
     alike = _ends(game, wrong) in {_ends(game, a) for a in accepted}
-    puzzle = Puzzle(
-        game="sprouts",
-        id="",
-        position=game.to_json(),
-        turn=game.turn,
-        value=analysis.best,
-        accepted=tuple(sorted(accepted)),
-        wrong=wrong,
-        values=dict(sorted(analysis.values.items())),
-        difficulty=3,
-        hint=hint_of(game, sorted(accepted)[0]),
-    )
+    hint = hint_of(game, sorted(accepted)[0])
+    puzzle = Puzzle.cut("sprouts", game, analysis, wrong, hint)
     return "ok", puzzle, hardness(analysis, alike, game.options["spots"])
