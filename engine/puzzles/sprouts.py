@@ -41,12 +41,12 @@ def _ends(game: Game, notation: str) -> frozenset[int]:
 
 
 def natural_moves(game: Game, accepted: list[str]) -> list[str]:
-    """Tempting moves, most tempting first: those joining the same spots as a right move (only
-    the side of the region differs), then every other move in keyboard order."""
+    """Tempting losing moves, most tempting first: those joining the same spots as a right move
+    (only the side of the region differs), then every other losing move in keyboard order."""
     right = {_ends(game, a) for a in accepted}
     moves = [game.format_move(m) for m in game.legal_moves()]
     alike = [m for m in moves if m not in accepted and _ends(game, m) in right]
-    return alike + [m for m in moves if m not in alike]
+    return alike + [m for m in moves if m not in alike and m not in accepted]
 
 
 def hint_of(game: Game, notation: str) -> str:
