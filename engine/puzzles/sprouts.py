@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from engine.puzzles import Analysis, Puzzle
 from engine.sprouts import Game
+from engine.sprouts.routing import RoutingError
 from engine.sprouts.solver import outcome
 
 PREFIX = "s"
@@ -66,7 +67,7 @@ def hardness(analysis: Analysis, alike: bool, spots: int) -> float:
 
 
 def candidates(seed: int) -> Iterator[tuple[Game, int]]:
-    """Positions from random games (two from each game, never its last move)."""
+    """Positions from random games (two from each game with at least :data:`MIN_MOVES`)."""
     rng = random.Random(seed)
     while True:
         g = Game(rng.choice(SPOTS))
@@ -74,7 +75,10 @@ def candidates(seed: int) -> Iterator[tuple[Game, int]]:
         while not g.over:
             if len(g.legal_moves()) >= MIN_MOVES:
                 seen.append(g.copy())
-            g.play(rng.choice(g.legal_moves()))
+            try:
+                g.play(rng.choice(g.legal_moves()))
+            except RoutingError:  # a curve the router cannot draw: the game so far serves
+                break
         for p in rng.sample(seen, min(2, len(seen))):
             yield p, 0
 
