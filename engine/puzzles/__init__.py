@@ -73,9 +73,7 @@ class Puzzle:
     hint: str
 
     @classmethod
-    def cut(
-        cls, kind: str, game: Game[Any], analysis: Analysis, wrong: str, hint: str
-    ) -> Puzzle:
+    def cut(cls, kind: str, game: Game[Any], analysis: Analysis, wrong: str, hint: str) -> Puzzle:
         """A generator's new puzzle from its position and analysis (the id and the difficulty
         are set once the whole bank is cut and ranked)."""
         return cls(
