@@ -14,7 +14,7 @@ from engine.sprouts import Game
 
 BANK = load("sprouts")
 SAMPLE = 5  # every 5th puzzle in the normal run
-SHIPPED = 45  # the issue's 300 wants a 15-minute generator run (issue #30, left to do)
+SHIPPED = 60  # the issue wants 300: a longer generator run (issue #30, left to do)
 
 
 def _cases() -> list[object]:
