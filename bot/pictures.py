@@ -46,6 +46,8 @@ def board_png(match: Match, picture: PictureView) -> bytes:
     view = view_of(match, picture.get("lang", match.lang))
     if "labels" in picture:
         view["labels"] = picture["labels"]
+    if "status" in picture:
+        view["status"] = picture["status"]
     if "window" in picture:
         view["window"] = picture["window"]
     if "map" in picture:

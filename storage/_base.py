@@ -14,7 +14,9 @@ from redis import exceptions as rx
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from storage.config import Config
 from storage.errors import Contention, CorruptRecord, InvalidRecord, Unavailable
+from storage.keys import Keys
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -100,3 +102,16 @@ async def watched(
                 pass
         await backoff(attempt)
     raise Contention(f"{what}: gave up after {attempts} conflicting attempts")
+
+
+class Part:
+    """A part of the store that reads the clock and retries transactions: what its
+    constructor keeps (the client, the key names, the limits, the clock)."""
+
+    def __init__(
+        self, client: Redis, keys: Keys, config: Config, clock: Callable[[], float]
+    ) -> None:
+        self._r = client
+        self._keys = keys
+        self._config = config
+        self._clock = clock

@@ -17,7 +17,7 @@ from typing import Any
 from redis import exceptions as rx
 from redis.asyncio import Redis
 
-from storage._base import dumps, guarded, is_wrong_type, load_object
+from storage._base import Part, dumps, guarded, is_wrong_type, load_object
 from storage.config import Config
 from storage.errors import ChallengeExpired, ChallengeUsed, CorruptRecord, UnknownChallenge
 from storage.keys import Keys
@@ -37,16 +37,13 @@ return f
 """
 
 
-class Challenges:
+class Challenges(Part):
     """``store.challenges``: ``create``, ``peek``, ``redeem`` (once), ``revoke``."""
 
     def __init__(
         self, client: Redis, keys: Keys, config: Config, clock: Callable[[], float]
     ) -> None:
-        self._r = client
-        self._keys = keys
-        self._config = config
-        self._clock = clock
+        super().__init__(client, keys, config, clock)
         self._redeem = client.register_script(_REDEEM)
 
     @guarded

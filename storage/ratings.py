@@ -21,18 +21,16 @@ A rating change updates every board the player is on (the last 20 chats they pla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from storage import glicko
-from storage._base import dumps, guarded, load_object, loads, start_writes, watched
-from storage.config import Config
+from storage._base import Part, dumps, guarded, load_object, loads, start_writes, watched
 from storage.errors import CorruptRecord, InvalidRecord
-from storage.keys import Keys, check_int_id, check_match_id, check_name
+from storage.keys import check_int_id, check_match_id, check_name
 from storage.users import (
     PROVISIONAL_RD,
     BestWin,
@@ -236,16 +234,8 @@ def _board_chats(key: str, raw: bytes | None, chat_id: int | None) -> list[int]:
     return chats[-BOARD_CHATS:]
 
 
-class Ratings:
+class Ratings(Part):
     """``store.ratings``: ``record`` a finished match once; ``get``, ``top``, ``rank``."""
-
-    def __init__(
-        self, client: Redis, keys: Keys, config: Config, clock: Callable[[], float]
-    ) -> None:
-        self._r = client
-        self._keys = keys
-        self._config = config
-        self._clock = clock
 
     @guarded
     async def record(

@@ -20,6 +20,7 @@ from storage.keys import Keys
 from storage.live import Live
 from storage.locks import Lease, Leases
 from storage.matches import Matches
+from storage.puzzles import Puzzles
 from storage.ratings import Ratings
 from storage.routes import Routes
 from storage.schema import Migrations, Record
@@ -52,6 +53,7 @@ class Store:
         self.chats = Chats(client, self.keys, self.config)
         self.users = Users(client, self.keys, self.config)
         self.ratings = Ratings(client, self.keys, self.config, clock)
+        self.puzzles = Puzzles(client, self.keys, self.config, clock)  # /puzzle progress
         self.challenges = Challenges(client, self.keys, self.config, clock)
         self.deadlines = Deadlines(client, self.keys, clock)
         self.leases = Leases(client, self.keys)

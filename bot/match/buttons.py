@@ -39,7 +39,7 @@ class Kind:
     sub: str = ""
     field: str = ""
     optional: bool = False
-    subject: Literal["match", "user", "anyone"] = "match"
+    subject: Literal["match", "user", "anyone", "puzzle"] = "match"
     action: Callable[[str], Action] | None = None
     detached: bool = False
 
@@ -109,6 +109,11 @@ LANGUAGE = Kind("language", "L", field="lang", subject="user")
 # A game's rules page (``R:0:0:<kind>``): anyone in the chat may open it.
 RULES = Kind("rules", "R", field="game", subject="anyone")
 
+# -- /puzzle: ``<op>:<puzzle id>:<attempt>[:<code>]`` (the attempt makes an older board stale) -
+PUZZLE_PLAY = Kind("puzzle_play", "z", field="code", subject="puzzle")
+PUZZLE_HINT = Kind("puzzle_hint", "zh", subject="puzzle")
+PUZZLE_NEXT = Kind("puzzle_next", "zn", subject="puzzle")
+
 KINDS: tuple[Kind, ...] = (
     JOIN,
     LEAVE,
@@ -135,6 +140,9 @@ KINDS: tuple[Kind, ...] = (
     MENU,
     LANGUAGE,
     RULES,
+    PUZZLE_PLAY,
+    PUZZLE_HINT,
+    PUZZLE_NEXT,
 )
 _BY_SUB = {(k.op, k.sub): k for k in KINDS if k.sub}
 _BY_OP = {k.op: k for k in KINDS if not k.sub}
@@ -176,6 +184,19 @@ class On:
     version: int
 
     def __call__(self, kind: Kind, value: str = "") -> str:
+        return kind.data(self.match, self.version, value)
+
+
+@dataclass(frozen=True)
+class PuzzleOn(On):
+    """The buttons of a puzzle's board: a game UI's move buttons (``on(PLAY, code)``) answer
+    the puzzle (``match`` is its id, ``version`` the person's attempt); info buttons stay."""
+
+    def __call__(self, kind: Kind, value: str = "") -> str:
+        if kind is PLAY:
+            kind = PUZZLE_PLAY
+        elif kind is not INFO:
+            raise ValueError(f"a puzzle board has no {kind.name} button")
         return kind.data(self.match, self.version, value)
 
 

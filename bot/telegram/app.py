@@ -41,6 +41,7 @@ from bot.telegram import (
     inline,
     language,
     metrics,
+    puzzles,
     rules,
     typed,
 )
@@ -97,6 +98,7 @@ def build_application(
     app.add_handler(CommandHandler("record", commands.record_command))
     app.add_handler(CommandHandler("stats", commands.stats_command))
     app.add_handler(CommandHandler("top", commands.top_command))
+    app.add_handler(CommandHandler("puzzle", puzzles.command))
     app.add_handler(CallbackQueryHandler(buttons.callback))
     app.add_handler(InlineQueryHandler(inline.inline_query))
     app.add_handler(ChosenInlineResultHandler(inline.chosen))

@@ -19,7 +19,17 @@ from bot.match.buttons import Tap
 from bot.match.callback import BadCallback
 from bot.match.effects import Refresh
 from bot.match.model import Match
-from bot.telegram import act, boards, challenge, games, inline, language, rules, stored
+from bot.telegram import (
+    act,
+    boards,
+    challenge,
+    games,
+    inline,
+    language,
+    puzzles,
+    rules,
+    stored,
+)
 from bot.telegram.commands import send_record
 from bot.telegram.common import Context, Langs, actor_of, language_of, languages, met, svc_of
 from bot.telegram.create import create_match
@@ -216,4 +226,7 @@ ROUTES: dict[buttons.Kind, Route] = {
     buttons.LANGUAGE: _language_tap,
     buttons.RULES: rules.button,
     buttons.BRING: games.bring,
+    buttons.PUZZLE_PLAY: puzzles.tap,
+    buttons.PUZZLE_HINT: puzzles.tap,
+    buttons.PUZZLE_NEXT: puzzles.tap,
 }

@@ -17,6 +17,7 @@ from bot.telegram import challenge, games, stored
 from bot.telegram.common import Context, asker, reply
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
+from engine.puzzles import GAMES as PUZZLE_GAMES
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +108,21 @@ async def stats_command(update: Update, context: Context) -> None:
             stats = profile.stats(kind)
             lines.append(stats_line(a.lang, kind, stats))
             provisional = provisional or bool(stats.rating and stats.rating.provisional)
+    for kind in PUZZLE_GAMES:
+        puzzles = await a.svc.store.puzzles.state(a.user.id, kind)
+        if puzzles.rating.games or puzzles.solved:
+            rating = rating_text(puzzles.rating.rating, provisional=puzzles.rating.provisional)
+            lines.append(
+                t(
+                    a.lang,
+                    "stats.puzzles",
+                    game=Text(f"game.{kind}"),
+                    solved=puzzles.solved,
+                    rating=rating,
+                    streak=puzzles.best_streak,
+                )
+            )
+            provisional = provisional or puzzles.rating.provisional
     if provisional:  # what "(provisional)" means, once
         lines.append(t(a.lang, "stats.provisional"))
     await reply(update.effective_message, "\n\n".join(lines))

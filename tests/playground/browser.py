@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -117,3 +118,11 @@ class ChatPage:
 
     async def screenshot(self, path: Path) -> None:
         await self.page.screenshot(path=str(path), full_page=False)
+
+
+def keep_screens(shots: list[Path]) -> None:
+    """Copy the screenshots to ``$SCREENS`` (``SCREENS=docs/screens`` refreshes the README's
+    pictures); without it they stay in the test's tmp dir."""
+    keep = os.environ.get("SCREENS")
+    for shot in shots if keep else []:
+        shutil.copy(shot, Path(keep or "."))

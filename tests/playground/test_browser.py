@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +10,14 @@ import pytest
 from bot.i18n import t
 from tests.bot.helpers import message, wait_message
 from tests.fixtures.playground import ScenarioClient
-from tests.playground.browser import PHONE, PHONE_TALL, ChatPage, chromium, chromium_missing
+from tests.playground.browser import (
+    PHONE,
+    PHONE_TALL,
+    ChatPage,
+    chromium,
+    chromium_missing,
+    keep_screens,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -159,9 +164,7 @@ async def test_a_reply_to_the_board_moves_in_a_group(
             await board.filter(has_text=played).wait_for()
             await page.page.wait_for_timeout(300)  # the picture's new file has loaded
             await page.screenshot(shots[1])
-            keep = os.environ.get("SCREENS")
-            for shot in shots if keep else []:
-                shutil.copy(shot, Path(keep or "."))
+            keep_screens(shots)
         except BaseException:
             await page.screenshot(tmp_path / "failure.png")
             raise
@@ -198,9 +201,7 @@ async def test_start_and_clock_keyboards_are_not_cut_on_a_phone(
             shots.append(tmp_path / f"clock-{lang}.png")
             await page.screenshot(shots[1])
             assert await cut_buttons(page) == []
-            keep = os.environ.get("SCREENS")
-            for shot in shots if keep else []:
-                shutil.copy(shot, Path(keep or "."))
+            keep_screens(shots)
         except BaseException:
             await page.screenshot(tmp_path / "failure.png")
             raise

@@ -1,0 +1,165 @@
+"""/puzzle through the playground, as a person sees it: ten Точки и квадраты puzzles in a row
+in each language (one wrong answer first), the rating moving; hints, stale and forged buttons,
+groups, /stats."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.puzzles import Puzzle, by_id
+from playground.client import MessageView, Popup, UserHandle
+from tests.fixtures.playground import ScenarioClient
+
+WORDS = {
+    "en": {
+        "wrong": "is not it",
+        "solved": "Solved!",
+        "rating": r"Puzzle rating: (\d+) → (\d+)",
+        "unrated": "Not rated",
+        "popup_wrong": "Not this one",
+        "stale": "This puzzle is closed",
+        "hint": "💡 Hint",
+        "next": "⏭ Next puzzle",
+        "stats": "🧩 Puzzles",
+        "private": "private chat",
+    },
+    "ru": {
+        "wrong": "не то",
+        "solved": "Решено!",
+        "rating": r"Рейтинг в задачах: (\d+) → (\d+)",
+        "unrated": "Без рейтинга",
+        "popup_wrong": "Не этот",
+        "stale": "Эта задача уже закрыта",
+        "hint": "💡 Подсказка",
+        "next": "⏭ Следующая задача",
+        "stats": "🧩 Задачи",
+        "private": "личном чате",
+    },
+}
+
+
+async def puzzle_board(user: UserHandle) -> tuple[MessageView, Puzzle, int]:
+    """The newest puzzle board: the message, its puzzle and the attempt its buttons carry."""
+    board = await user.private.last_with_buttons()
+    found = re.search(r"\b(b\d{4})\b", board.caption or "")
+    assert found and board.media is not None, board.caption
+    attempt = next(
+        int(b.callback_data.split(":")[2])
+        for row in board.buttons
+        for b in row
+        if b.callback_data and b.callback_data.startswith("z:")
+    )
+    return board, by_id("boxes")[found.group(1)], attempt
+
+
+def move_code(p: Puzzle, notation: str) -> str:
+    m = p.start().parse_move(notation)
+    return f"{m.orient}{m.r}.{m.c}"
+
+
+async def play_move(user: UserHandle, board: MessageView, p: Puzzle, notation: str) -> Popup:
+    want = ":" + move_code(p, notation)
+    for row in board.buttons:
+        for b in row:
+            if (
+                b.callback_data
+                and b.callback_data.startswith("z:")
+                and b.callback_data.endswith(want)
+            ):
+                popup = await user.press_button(b.row, b.col, board)
+                assert popup is not None
+                return popup
+    raise AssertionError(f"no button for {notation} on {board.button_texts}")
+
+
+async def _now(user: UserHandle, board: MessageView) -> MessageView:
+    return next(m for m in await user.private.messages() if m.message_id == board.message_id)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_ten_puzzles_in_a_row_move_the_rating(pg: ScenarioClient, lang: str) -> None:
+    await pg.set_limits(enabled=False)
+    words = WORDS[lang]
+    alice = await pg.user("alice", lang=lang)
+    await alice.send("/puzzle")
+    ratings: list[int] = []
+    seen: set[str] = set()
+    for i in range(10):
+        board, p, attempt = await puzzle_board(alice)
+        assert p.id not in seen, "a solved puzzle is not served again"
+        seen.add(p.id)
+        png = await alice.private.photo(board)
+        assert png[:4] == b"\x89PNG"
+        if i == 3:  # a wrong answer first: the reason, the rating drops, the board stays
+            popup = await play_move(alice, board, p, p.wrong)
+            assert words["popup_wrong"] in popup.text
+            after = await _now(alice, board)
+            assert words["wrong"] in (after.caption or "") and p.wrong in (after.caption or "")
+            before, now = map(int, re.findall(words["rating"], after.caption or "")[0])
+            assert now < before
+            ratings.append(now)
+            board = after
+        popup = await play_move(alice, board, p, p.accepted[0])
+        assert words["solved"] in popup.text
+        solved = await _now(alice, board)
+        caption = solved.caption or ""
+        assert words["solved"] in caption
+        if i == 3:
+            assert words["unrated"] in caption  # a retry is not rated
+        else:
+            before, now = map(int, re.findall(words["rating"], caption)[0])
+            assert now > before
+            ratings.append(now)
+        assert solved.button_texts == [[words["next"]]]
+        await alice.press(words["next"], solved)
+        assert not (await _now(alice, solved)).buttons
+        fresh, _, _ = await puzzle_board(alice)  # the old board's buttons, sent from the new one
+        stale = await alice.forge(fresh, f"z:{p.id}:{attempt}:{move_code(p, p.accepted[0])}")
+        assert stale is not None and words["stale"] in stale.text
+        assert (await _now(alice, fresh)).caption == fresh.caption
+    assert len(set(ratings)) > 5 and ratings[-1] > 1500, ratings
+    await alice.send("/stats")
+    stats = await alice.private.last_message()
+    assert words["stats"] in stats.body and str(ratings[-1]) in stats.body
+
+
+async def test_hint_unrates_the_attempt_and_bad_buttons_change_nothing(pg: ScenarioClient) -> None:
+    alice = await pg.user("alice", lang="en")
+    await alice.send("/puzzle")
+    board, p, attempt = await puzzle_board(alice)
+    hint = await alice.press("💡 Hint", board)
+    assert hint is not None and hint.show_alert and "not rated" in hint.text
+    for data in (
+        f"z:{p.id}:{attempt + 5}:{move_code(p, p.accepted[0])}",  # another attempt's board
+        f"z:b9999:{attempt}:h0.0",  # no such puzzle
+        f"zh:{p.id}:0",
+    ):
+        popup = await alice.forge(board, data)
+        assert popup is not None and "closed" in popup.text, data
+    bad = await alice.forge(board, f"z:{p.id}:{attempt}:q1")
+    assert bad is not None and bad.text  # a malformed move code: a popup
+    assert (await _now(alice, board)).caption == board.caption  # nothing changed
+    await play_move(alice, board, p, p.accepted[0])
+    caption = (await _now(alice, board)).caption or ""
+    assert "Solved!" in caption and "Not rated" in caption and "1500" in caption
+
+
+async def test_puzzle_in_a_group_points_to_the_private_chat(pg: ScenarioClient) -> None:
+    alice = await pg.user("alice", lang="ru")
+    group = await pg.group("g", [alice])
+    await alice.send("/puzzle", group)
+    assert WORDS["ru"]["private"] in (await group.last_message()).body
+
+
+async def test_a_game_without_a_served_bank_says_so(pg: ScenarioClient) -> None:
+    """Рассада's bank ships before its puzzle board: /puzzle sprouts answers, serves nothing,
+    and a forged tap naming one of its puzzles is refused."""
+    alice = await pg.user("alice", lang="en")
+    await alice.send("/puzzle sprouts")
+    assert "no puzzles for this game yet" in (await alice.private.last_message()).body
+    await alice.send("/puzzle")
+    board, _p, attempt = await puzzle_board(alice)
+    popup = await alice.forge(board, f"z:s0001:{attempt}:1-2")
+    assert popup is not None and "closed" in popup.text

@@ -1,0 +1,55 @@
+"""Every shipped Рассада puzzle, proved again by the position solver: the player to move wins,
+the accepted moves are exactly the winning ones, the tempting wrong move loses, and the
+stored values the bot would explain with are the solver's.
+
+A sample runs in the normal suite; all of them with ``TETRAD_SLOW=1``."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.puzzles import HINTS, Puzzle, by_id, load, path_of
+from engine.puzzles.sprouts import MIN_MOVES, SPOTS, analyse
+from engine.sprouts import Game
+
+BANK = load("sprouts")
+SAMPLE = 5  # every 5th puzzle in the normal run
+SHIPPED = 60  # the issue wants 300: a longer generator run (issue #30, left to do)
+
+
+def _cases() -> list[object]:
+    return [
+        p.id if i % SAMPLE == 0 else pytest.param(p.id, marks=pytest.mark.slow)
+        for i, p in enumerate(BANK)
+    ]
+
+
+def test_the_bank_is_big_enough_and_small_on_disk() -> None:
+    assert len(BANK) >= SHIPPED
+    assert len({p.id for p in BANK}) == len(BANK)
+    assert all(p.id.startswith("s") for p in BANK)
+    assert path_of("sprouts").stat().st_size + path_of("boxes").stat().st_size < 2_000_000
+    assert {p.difficulty for p in BANK} == {1, 2, 3, 4, 5}
+
+
+@pytest.mark.parametrize("pid", _cases())
+def test_puzzle_is_proved(pid: str) -> None:
+    p: Puzzle = by_id("sprouts")[pid]
+    game = p.start()
+    assert isinstance(game, Game) and not game.over and not game.misere
+    assert game.turn == p.turn
+    assert game.options["spots"] in SPOTS and len(game.legal_moves()) >= MIN_MOVES
+    fresh = analyse(game)
+    assert fresh.values == p.values
+    assert fresh.best == p.value == 1  # the player to move wins
+    assert set(p.accepted) == set(fresh.accepted)
+    assert p.accepted and len(p.accepted) < len(p.values)
+    assert p.wrong not in p.accepted and p.values[p.wrong] == -1
+    assert p.hint in HINTS
+    for m, opponent_wins in [(m, False) for m in p.accepted] + [(p.wrong, True)]:
+        child = game.copy()  # one move deeper on paper: the opponent's every reply judged
+        child.play(child.parse_move(m))
+        assert (not child.over and analyse(child).best == 1) is opponent_wins, m
+    wrong = p.judge(p.wrong)
+    assert wrong is not None and not wrong.solved
+    assert p.judge("99-99") is None

@@ -1,0 +1,48 @@
+"""/puzzle on the playground page in a real headless Chromium at phone size (412×915): the
+fresh puzzle and the board after a wrong answer. SCREENS=docs/screens keeps the screenshots
+(the README shows them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import Text, t
+from bot.match.puzzle import margin
+from tests.bot.test_puzzles import play_move, puzzle_board
+from tests.fixtures.playground import ScenarioClient
+from tests.playground.browser import PHONE_TALL, ChatPage, chromium, chromium_missing, keep_screens
+from tests.playground.test_browser import cut_buttons
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(chromium_missing() is not None, reason=str(chromium_missing())),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_puzzle_on_a_phone(pg: ScenarioClient, tmp_path: Path, lang: str) -> None:
+    await pg.set_limits(enabled=False)
+    alice = await pg.user("alice", lang, "Алиса" if lang == "ru" else "Alice")
+    async with chromium() as browser:
+        page = await ChatPage.open(browser, pg.url, "alice", PHONE_TALL)
+        try:
+            await page.open_chat("Tetrad")
+            await page.send("/puzzle")
+            await page.wait_for_bot(t(lang, "puzzle.btn.hint"))
+            board, p, _ = await puzzle_board(alice)
+            await page.page.wait_for_timeout(300)  # the picture has loaded
+            shots = [tmp_path / f"puzzle-{lang}.png", tmp_path / f"puzzle-wrong-{lang}.png"]
+            await page.screenshot(shots[0])
+            assert await cut_buttons(page) == []
+            await play_move(alice, board, p, p.wrong)
+            got = t(lang, margin(p.values[p.wrong]))
+            await page.wait_for_bot(got)
+            await page.page.wait_for_timeout(300)
+            await page.screenshot(shots[1])
+            assert t(lang, Text("puzzle.retry")) in await page.bot_messages().last.inner_text()
+            keep_screens(shots)
+        except BaseException:
+            await page.screenshot(tmp_path / "failure.png")
+            raise
