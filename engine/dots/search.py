@@ -886,10 +886,18 @@ def warm() -> None:
     g = Game(7, 7, grounding=True)
     for x, y in ((3, 2), (3, 3), (2, 3), (5, 5), (4, 3), (5, 4), (3, 4), (1, 1), (2, 2)):
         g.play(Move(x, y))
-    choose(g, seed=1, iterations=30)
+    kept = dict(_KEPT)
+    choose(g, seed=1, iterations=30, reuse=True)
+    tree = _KEPT[g.turn][2]
+    new = Tree(len(tree.move))  # what a move two plies on does with the kept tree
+    _reroot(tree.move, tree.mover, tree.first, tree.count, tree.stats, 0,
+            new.move, new.mover, new.first, new.count, new.stats)  # fmt: skip
+    _KEPT.clear()
+    _KEPT.update(kept)  # warming leaves no tree of its own behind
     from engine.dots.fastboard import FastBoard
 
     fb = FastBoard.from_game(g)
+    best_gain(fb.st, fb.sc, 0)  # otherwise only after a ladder that wins
     fb.gain(fb.index(0, 0), 0)
     fb.ungrounded(0)
     ladder(fb.st, fb.tr, fb.sc, 2, 10)
