@@ -116,13 +116,13 @@ _ADMIN_RIGHTS = (
 )
 
 
-def _member(status: str, user: dict[str, Any]) -> dict[str, Any]:
+def _member(status: str, user: dict[str, Any], anonymous: bool = False) -> dict[str, Any]:
     """A ChatMember object with the fields the Bot API gives its status."""
     member: dict[str, Any] = {"status": status, "user": user}
     if status == "creator":
-        member["is_anonymous"] = False
+        member["is_anonymous"] = anonymous
     elif status == "administrator":
-        member |= {"can_be_edited": False, "is_anonymous": False}
+        member |= {"can_be_edited": False, "is_anonymous": anonymous}
         member |= {right: right != "can_promote_members" for right in _ADMIN_RIGHTS}
     return member
 
@@ -667,7 +667,8 @@ class BotApi:
         user = self.world.users.get(user_id or 0)
         if user is None:
             raise bad_request("user not found")
-        return _member(self.world.member_status(chat, user.id), user.to_api())
+        status = self.world.member_status(chat, user.id)
+        return _member(status, user.to_api(), user.id in chat.anonymous)
 
     async def m_getChatAdministrators(self, p: Params) -> Any:
         """The group's owner and administrators who are still in it (the bot is never one
@@ -676,7 +677,11 @@ class BotApi:
         if not chat.is_group:
             raise bad_request("there are no administrators in the private chat")
         statuses = ((self.world.users[m], self.world.member_status(chat, m)) for m in chat.members)
-        return [_member(s, u.to_api()) for u, s in statuses if s in ("creator", "administrator")]
+        return [
+            _member(s, u.to_api(), u.id in chat.anonymous)
+            for u, s in statuses
+            if s in ("creator", "administrator")
+        ]
 
     async def m_getFile(self, p: Params) -> Any:
         return self.world.files.get(p.require("file_id")).to_file()

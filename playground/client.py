@@ -488,9 +488,11 @@ class ChatHandle:
         await self.client._post(f"/pg/groups/{self.ref}/bot", body)
         await self.client.settle()
 
-    async def set_admin(self, user: UserHandle, on: bool = True) -> None:
-        """Promote ``user`` to administrator of this group (``on=False``: demote)."""
-        await self.client._post(f"/pg/groups/{self.ref}/admins", {"user": user.id, "on": on})
+    async def set_admin(self, user: UserHandle, on: bool = True, anonymous: bool = False) -> None:
+        """Promote ``user`` to administrator of this group (``on=False``: demote;
+        ``anonymous``: their messages are signed by the group)."""
+        body = {"user": user.id, "on": on, "anonymous": anonymous}
+        await self.client._post(f"/pg/groups/{self.ref}/admins", body)
 
     async def set_privacy(self, on: bool) -> None:
         await self.client._post(f"/pg/groups/{self.ref}/privacy", {"on": on})

@@ -495,7 +495,8 @@ class Emulator:
         b = await self._body(request)
         w = self.world
         chat = w.chat(request.match_info["ref"])
-        w.set_admin(chat, w.user(b["user"]), bool(b.get("on", True)))
+        on, anonymous = bool(b.get("on", True)), bool(b.get("anonymous", False))
+        w.set_admin(chat, w.user(b["user"]), on, anonymous)
         return _json(w.chat_view(chat))
 
     async def _group_migrate(self, request: web.Request) -> web.Response:

@@ -65,6 +65,15 @@ class PlaygroundError(Exception):
     """A person asked for something the simulated world cannot do (unknown user, chat...)."""
 
 
+# Who a message of an anonymous group administrator comes from (Telegram's own helper bot).
+ANONYMOUS_ADMIN: dict[str, Any] = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
+
+
 @dataclass
 class User:
     id: int
@@ -121,6 +130,7 @@ class Chat:
     members: list[int] = field(default_factory=list)
     creator: int | None = None
     admins: list[int] = field(default_factory=list)  # promoted members (not the creator)
+    anonymous: list[int] = field(default_factory=list)  # admins who post as the group
     bot_member: bool = False
     privacy: bool = True
     messages: dict[int, Message] = field(default_factory=dict)
@@ -391,14 +401,19 @@ class World:
         self._my_chat_member(chat, by, "member", "left")
         self.emit("chat", chat=self.chat_view(chat))
 
-    def set_admin(self, chat: Chat, user: User, on: bool) -> None:
-        """Promote a member to administrator (or demote them), as a group's owner does."""
+    def set_admin(self, chat: Chat, user: User, on: bool, anonymous: bool = False) -> None:
+        """Promote a member to administrator (or demote them), as a group's owner does; an
+        anonymous one's messages come from GroupAnonymousBot, signed by the group."""
         if not chat.is_group or user.id not in chat.members:
             raise PlaygroundError("only a member of a group can be an administrator")
         if on and user.id not in chat.admins:
             chat.admins.append(user.id)
         elif not on and user.id in chat.admins:
             chat.admins.remove(user.id)
+        if on and anonymous and user.id not in chat.anonymous:
+            chat.anonymous.append(user.id)
+        elif (not on or not anonymous) and user.id in chat.anonymous:
+            chat.anonymous.remove(user.id)
         self.emit("chat", chat=self.chat_view(chat))
 
     def member_status(self, chat: Chat, user_id: int) -> str:
@@ -1013,20 +1028,24 @@ class World:
             }
         return {"id": chat.id, "type": chat.type, "title": chat.title}
 
+    def _sender_fields(self, chat: Chat, msg: Message) -> dict[str, Any]:
+        """Who a message shows as sent by: a channel and an anonymous admin sign as the chat."""
+        if chat.type == "channel":  # a channel post is signed by the channel, from nobody
+            return {"sender_chat": self.chat_api(chat)}
+        if msg.sender in chat.anonymous and msg.sender in chat.admins:
+            return {"from": dict(ANONYMOUS_ADMIN), "sender_chat": self.chat_api(chat)}
+        if msg.sender == self.bot_id:
+            return {"from": self.bot_api_user()}
+        return {"from": self.users[msg.sender].to_api()}
+
     def message_api(self, msg: Message, nested: bool = True) -> dict[str, Any]:
         chat = self.chats[msg.chat_ref]
-        sender = (
-            self.bot_api_user() if msg.sender == self.bot_id else self.users[msg.sender].to_api()
-        )
         out: dict[str, Any] = {
             "message_id": msg.message_id,
-            "from": sender,
+            **self._sender_fields(chat, msg),
             "chat": self.chat_api(chat),
             "date": msg.date,
         }
-        if chat.type == "channel":  # a channel post is signed by the channel, from nobody
-            del out["from"]
-            out["sender_chat"] = self.chat_api(chat)
         if msg.edit_date:
             out["edit_date"] = msg.edit_date
         if msg.text is not None:

@@ -42,10 +42,13 @@ async def lang_command(update: Update, context: Context) -> None:
     if group and not await may_set(context.bot, a.chat.id, a.user.id, message):
         await reply(message, t(a.lang, "lang.admins_only"))
         return
+    # An anonymous administrator's /lang comes from the group itself, while their tap comes
+    # from their own account: the chooser is then the group's, for any administrator.
+    owner = a.chat.id if _as_group(message, a.chat.id) else a.user.id
     rows = [
         [
-            Button("English", buttons.language(a.user.id, "en")),
-            Button("Русский", buttons.language(a.user.id, "ru")),
+            Button("English", buttons.language(owner, "en")),
+            Button("Русский", buttons.language(owner, "ru")),
         ]
     ]
     key = "lang.choose_group" if group else "lang.choose"
@@ -57,7 +60,7 @@ async def may_set(bot: Bot, chat_id: int, user_id: int, message: Message | None)
     anonymous administrator (a message sent as the group itself), or anyone when the group
     shows no human administrator (or Telegram will not say)."""
     if message is not None and message.sender_chat is not None:
-        return message.sender_chat.id == chat_id
+        return _as_group(message, chat_id)
     try:
         member = await bot.get_chat_member(chat_id, user_id)
         if member.status in _ADMIN:
@@ -69,6 +72,15 @@ async def may_set(bot: Bot, chat_id: int, user_id: int, message: Message | None)
     return not any(not m.user.is_bot for m in admins)
 
 
+def _as_group(message: Message | None, chat_id: int) -> bool:
+    """A message an anonymous administrator sent, signed by the group itself."""
+    return (
+        message is not None
+        and message.sender_chat is not None
+        and (message.sender_chat.id == chat_id)
+    )
+
+
 async def tap(update: Update, context: Context, owner: str, lang: str, own: str) -> None:
     """The tap on English / Русский under /lang (``own``: the tapper's own language, for
     the popup)."""
@@ -76,10 +88,11 @@ async def tap(update: Update, context: Context, owner: str, lang: str, own: str)
     query = update.callback_query
     assert query is not None
     user, message = query.from_user, query.message
-    if str(user.id) != owner or lang not in i18n.LANGUAGES:
+    group = message is not None and message.chat.type != ChatType.PRIVATE
+    groups = group and message is not None and owner == str(message.chat.id)
+    if (str(user.id) != owner and not groups) or lang not in i18n.LANGUAGES:
         await act.answer(query, own, act.Outcome(refused=Refused("err.bad_button")))
         return
-    group = message is not None and message.chat.type != ChatType.PRIVATE
     if message is not None and group:
         if not await may_set(context.bot, message.chat.id, user.id, None):
             await act.answer(query, own, act.Outcome(refused=Refused("lang.admins_only")))

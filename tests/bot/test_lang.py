@@ -111,3 +111,24 @@ async def test_a_russian_group_answers_an_english_tap_in_english(pg: ScenarioCli
     alices = await group.last_with_buttons()
     popup = await bob.press(t("ru", "game.dots"), alices, group)
     assert popup is not None and popup.text == t("en", "err.not_your_menu"), popup
+
+
+async def test_an_anonymous_admin_sets_the_group_language(pg: ScenarioClient) -> None:
+    """An anonymous administrator's /lang is signed by the group (from GroupAnonymousBot); the
+    chooser it gets is the group's: their own tap (from their account) sets it, and so may
+    another administrator's, while a plain member's is refused."""
+    alice = await pg.user("alice", lang="en")  # the owner
+    bob = await pg.user("bob", lang="en")
+    carol = await pg.user("carol", lang="en")
+    group = await pg.group("Club", members=[alice, bob, carol])
+    await group.set_admin(bob, anonymous=True)
+    await bob.send("/lang", group)
+    chooser = await group.last_with_buttons()
+    assert chooser.text == t("en", "lang.choose_group")
+    popup = await carol.press("Русский", chooser, group)  # a plain member
+    assert popup is not None and popup.text == t("en", "lang.admins_only")
+    await bob.press("Русский", chooser, group)
+    assert (await group.last_message()).text == t("ru", "lang.set_group")
+    await bob.send("/lang", group)
+    await alice.press("English", await group.last_with_buttons(), group)  # another admin
+    assert (await group.last_message()).text == t("en", "lang.set_group")

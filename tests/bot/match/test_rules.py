@@ -277,7 +277,9 @@ def _alice_captured(*, vs_bot_game: bool) -> Match:
 def _bot_captured() -> Match:
     """Dots: the bot's four dots around Alice's first one: the bot leads 0:1, its turn."""
     match = vs_bot("dots")
-    for mine, (x, y) in zip([(4, 4), (8, 8), (8, 6), (6, 8)], [(4, 3), (3, 4), (5, 4), (4, 5)]):
+    for mine, (x, y) in zip(
+        [(4, 4), (8, 8), (8, 6), (6, 8)], [(4, 3), (3, 4), (5, 4), (4, 5)], strict=True
+    ):
         apply(match, ALICE, actions.Play(code=f"{mine[0]}.{mine[1]}"))
         apply(match, None, actions.AIMove(seat=1, move=match.game.format_move(Point(x, y))))
     apply(match, ALICE, actions.Play(code="2.8"))
