@@ -108,7 +108,7 @@ def test_hard_is_deterministic_for_a_seed_with_an_iteration_budget() -> None:
     from engine.dots.ai import choose_move
 
     g = _nearly_full(25)
-    for level in ("mcts", "mcts-expert"):
+    for level in ("hard", "expert"):
         a = choose_move(g, level, seed=4, iterations=150)
         b = choose_move(g, level, seed=4, iterations=150)
         assert a == b and g.is_legal(a)
