@@ -18,7 +18,6 @@ import pytest
 from telegram.ext import Application
 
 from bot.match.model import Match
-from bot.telegram.app import running
 from playground.client import (
     ChatHandle,
     MessageView,
@@ -27,7 +26,7 @@ from playground.client import (
 )
 from playground.server import Emulator
 from tests.bot.helpers import buttons, message, version, wait_message
-from tests.fixtures.playground import bot_settings
+from tests.fixtures.playground import bot_settings, reporting
 
 FLOOD = 30.0 if os.environ.get("TETRAD_FULL", "") not in ("", "0") else 10.0
 OTHER_CHATS = 20
@@ -43,7 +42,7 @@ def _starved() -> bool:
 
 @pytest.fixture
 async def bot(emulator: Emulator, redis_url: str) -> AsyncIterator[tuple[PlaygroundClient, Any]]:
-    async with running(bot_settings(emulator, redis_url)) as app:
+    async with reporting(emulator, bot_settings(emulator, redis_url)) as app:
         pg = PlaygroundClient(emulator.url)
         await pg.connect()
         try:
@@ -198,9 +197,10 @@ async def test_a_flood_in_one_group_stalls_no_other_chat(
         assert p99 <= 1.0 and max(stale) <= 1.0, (waits, stale)
         assert late <= 2.0, late
         return
-    # On a starved CPU: no tap waited for the flood (a chat held by it waits the flood's rest:
-    # seconds for every tap, not one slow answer in many), and the board follows its end.
-    assert waits[len(waits) // 2] <= 1.0 and waits[-1] < FLOOD / 2, waits
+    # On a starved CPU: no tap waited for the flood (a chat held by it waits the flood's rest,
+    # FLOOD / 2 on average: a median a quarter of that and no tap half of it is not held), and
+    # the board follows its end. Slow answers alone are the machine, not the bot.
+    assert waits[len(waits) // 2] < FLOOD / 4 and waits[-1] < FLOOD / 2, waits
     assert max(stale) < FLOOD / 2, stale
     assert late <= 5.0, late
     assert version(shown) == latest

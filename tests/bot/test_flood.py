@@ -18,11 +18,10 @@ from bot.match import ui, views
 from bot.match.actions import Actor, Play, Refused
 from bot.match.model import Match
 from bot.telegram import act, boards
-from bot.telegram.app import running
 from playground.client import ChatHandle, MessageView, PlaygroundClient, UserHandle
 from playground.server import Emulator
 from tests.bot.helpers import buttons, message, version, wait_message
-from tests.fixtures.playground import bot_settings
+from tests.fixtures.playground import bot_settings, reporting
 
 LINK = re.compile(r"https://t\.me/\S+\?start=[A-Za-z0-9_-]+")
 
@@ -44,7 +43,7 @@ class Bot:
 @pytest.fixture
 async def tb(emulator: Emulator, redis_url: str) -> AsyncIterator[Bot]:
     """The bot running in this loop, with a handle on its Application (and services)."""
-    async with running(bot_settings(emulator, redis_url)) as app:
+    async with reporting(emulator, bot_settings(emulator, redis_url)) as app:
         client = PlaygroundClient(emulator.url)
         await client.connect()
         try:

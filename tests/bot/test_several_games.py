@@ -98,6 +98,8 @@ async def test_games_lists_and_brings_a_board_down_and_new_offers_to_continue(
     # The board brought down is the game: a tap on it plays.
     moved = await tap_move(bob, chat, newest)
     assert version(moved) != version(newest)
+    # The bot answers in the background: its move (2) is on the board before /new lists it.
+    moved = await wait_message(chat, moved.message_id, lambda m: "Move 2:" in (m.caption or ""))
     # The list was drawn before that move: its button for this game is stale now.
     popup = await bob.press_button(0, 0, await message(chat, listing.message_id))
     assert popup is not None and "out of date" in popup.text, popup

@@ -11,19 +11,18 @@ import pytest
 from telegram.ext import Application
 
 from bot.telegram import boards
-from bot.telegram.app import running
 from bot.telegram.stored import load
 from playground.client import MessageView, PlaygroundClient, UserHandle
 from playground.server import Emulator
 from tests.bot.helpers import message, wait_message
-from tests.fixtures.playground import bot_settings
+from tests.fixtures.playground import bot_settings, reporting
 
 LINK = re.compile(r"https://t\.me/\S+\?start=[A-Za-z0-9_-]+")
 
 
 @pytest.fixture
 async def app(emulator: Emulator, redis_url: str) -> AsyncIterator[Application]:  # type: ignore[type-arg]
-    async with running(bot_settings(emulator, redis_url)) as application:
+    async with reporting(emulator, bot_settings(emulator, redis_url)) as application:
         yield application
 
 

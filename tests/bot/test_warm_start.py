@@ -13,11 +13,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.telegram.app import running
 from playground.client import PlaygroundClient
 from playground.server import Emulator
 from tests.bot.helpers import _looks, message, quick_game, texts, wait_message
-from tests.fixtures.playground import bot_settings
+from tests.fixtures.playground import bot_settings, reporting
 
 BURN = "while True: pass"
 
@@ -45,7 +44,7 @@ async def test_the_first_sprouts_tap_waits_for_no_worker(
     settings = dataclasses.replace(
         bot_settings(emulator, redis_url), route_workers=2, warm_workers=True
     )
-    async with running(settings) as app:
+    async with reporting(emulator, settings) as app:
         svc = app.bot_data["svc"]
         # Taking updates now: every worker of both pools has started and prepared itself.
         assert svc.ready and svc.ai.ready and svc.routes is not None and svc.routes.ready

@@ -28,7 +28,7 @@ CHROMIUM_ARGS = [
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 PHONE_TALL = {"width": 412, "height": 915}  # the phone the screenshots in docs/screens show
-TIMEOUT_MS = 10_000
+TIMEOUT_MS = 30_000  # a busy machine draws slowly (as tests/webapp/page.py)
 
 
 def chromium_missing() -> str | None:
