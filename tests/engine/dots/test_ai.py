@@ -8,7 +8,7 @@ import time
 import pytest
 
 from engine.dots import Game, Move
-from engine.dots.ai import _forcing, choose_move
+from engine.dots.ai import BENCH_LEVELS, LEVELS, _forcing, choose_move
 
 from .helpers import board, moves, play
 
@@ -110,8 +110,9 @@ def test_bad_calls() -> None:
     with pytest.raises(ValueError):
         choose_move(g, "grandmaster")
     g.resign(0)
-    with pytest.raises(ValueError):
-        choose_move(g, "easy")
+    for level in LEVELS + BENCH_LEVELS:  # a finished game has no move at any level
+        with pytest.raises(ValueError):
+            choose_move(g, level, time_limit=0.1)
     assert Move(0, 0) not in g.legal_moves()
 
 
