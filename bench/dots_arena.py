@@ -170,6 +170,9 @@ def main() -> None:
         help="NAME=param:value,... a player that is hard with those search parameters "
         "(engine.dots.search.params), e.g. guard=guard:1",
     )
+    ap.add_argument(
+        "--skip", type=int, default=0, help="start at game K of the series (a run that goes on)"
+    )
     ap.add_argument("--progress", action="store_true", help="print each game as it ends")
     ap.add_argument("--start", default="free", choices=("free", "zone"), help="first moves")
     ap.add_argument(
@@ -191,7 +194,7 @@ def main() -> None:
                 raise SystemExit(f"unknown player {who!r}")
     matches = []
     for a, b in pairs:
-        for k in range(args.games):
+        for k in range(args.skip, args.skip + args.games):
             first, second = (a, b) if k % 2 == 0 else (b, a)
             matches.append(Match(first, second, w, h, 1000 * k + 7, args.time, args.start,
                                  args.iterations, args.reuse, variants))  # fmt: skip
