@@ -16,9 +16,10 @@ All levels read captures the same way, by asking the board what a dot would capt
 - classic-hard (the benches' baseline only, never offered in the bot): the hard level before
   the tree search, the medium shortlist, a forcing-line read and a bandit over short
   capture-aware playouts. The tree search replaced it after ``bench.dots_arena`` on 20×20:
-  8 won, 1 drawn, 1 lost of 10 at 0.3 s a move, 5-1-2 of 8 at 1 s (2026-12-02); 18 won,
-  6 lost of 24 at 0.3 s, mean margin +13.5 dots (2026-12-03). mcts-fresh (bench only): hard
-  without the tree kept between moves, the baseline for that reuse.
+  8 won, 1 drawn, 1 lost of 10 at 0.3 s a move, 5-1-2 of 8 at 1 s (2026-12-02); 26 won,
+  14 lost of 40 at 0.3 s (games 0-23: 18-6, +13.5 dots; 24-39 at load 10: 8-8, +3.1),
+  mean margin +9.3 dots (2026-12-03): ahead, short of the issue's 90 %. mcts-fresh (bench
+  only): hard without the tree kept between moves, the baseline for that reuse.
 
 Opening moves go near the centre (of the zone when one applies) at every level.
 
