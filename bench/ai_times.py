@@ -1,8 +1,9 @@
 """How long the bot thinks per move, by game and level: ``python -m bench.ai_times [--quick]``.
 
 Each move is timed through ``bot.telegram.ai_pool.think`` — the very function the bot's worker
-processes run, with the bot's time limits (easy 0.3 s, medium 0.8 s, hard 1.5 s at
-AI_TIME_SCALE=1; the engines stop earlier on small boards and in solved endgames) — on
+processes run, with the bot's time limits (``TIME_LIMITS``: easy 0.3 s, medium 0.8 s, hard
+1.8 s, Точки's expert 5 s at AI_TIME_SCALE=1; the engines stop earlier on small boards and in
+solved endgames) — on
 positions spread over a game: random legal play to 0 %, 10 %, … of the board's moves. Prints
 p50 / p90 / max per game and level. One process, one move at a time; on a shared machine the
 wall times include waiting for a core.
@@ -29,7 +30,7 @@ BOARDS: list[tuple[str, str, dict[str, Any], int]] = [
     ("Sprouts 4", "sprouts", {"spots": 4}, 11),
     ("Sprouts 8", "sprouts", {"spots": 8}, 23),
 ]
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 @dataclass

@@ -2,16 +2,17 @@
 level's think time per move (p50/p95/max).
 
 Baselines: ``random`` (a uniformly random legal move), ``greedy`` (the biggest immediate
-capture, else a random free point next to the last few dots) and ``hard`` (the bot's hard
-level, which the tree search ``mcts`` must beat before it replaces it). Each pairing plays the
+capture, else a random free point next to the last few dots) and ``classic-hard`` (the bot's
+hard level before the tree search took it over). Each pairing plays the
 same number of games with colours alternating; a game is played to the end (full board) and
 the scores decide. ``--start zone``
 is the tournament start (each first move in the central 8×15 zone). Run
 ``python -m bench.dots_arena --help`` for the options; at most ``--workers`` processes
 (default 2) play at once.
 
-The issue's runs: ``--size 20x20 --time 1 --pairs mcts:hard,mcts-expert:mcts`` and
-``--size 38x31 --start zone --time 0.3 --pairs mcts:hard`` (40 games each).
+The issue's runs: ``--size 20x20 --time 1 --pairs hard:classic-hard,expert:hard`` and
+``--size 38x31 --start zone --time 0.3 --pairs hard:classic-hard`` (40 games each). Expert
+gets twice ``--time`` (at most 5 s), as it has twice hard's time by design.
 """
 
 from __future__ import annotations
@@ -24,7 +25,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.dots import Game, Move
-from engine.dots.ai import BENCH_LEVELS, EXPERT_FACTOR, LEVELS, choose_move
+from engine.dots.ai import (
+    BENCH_LEVELS,
+    EXPERT_FACTOR,
+    EXPERT_MAX,
+    LEVELS,
+    SEARCH_LEVELS,
+    choose_move,
+)
 from engine.dots.game import Start
 from engine.dots.rings import EMPTY
 
@@ -69,7 +77,7 @@ class Match:
     start: Start = "free"
     iterations: int | None = None  # the search levels' fixed playouts a move, instead of time
     reuse: bool = False  # the search levels keep their tree between moves (mcts-fresh never)
-    # players that are mcts with other search parameters: name -> {parameter: value}
+    # players that are hard with other search parameters: name -> {parameter: value}
     variants: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -92,10 +100,10 @@ def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[fl
             m = _variant_move(g, match, who, rng)
         else:
             limit = match.time_limit
-            if who == "mcts-expert" and limit is not None:
-                limit *= EXPERT_FACTOR  # mcts-expert thinks longer than mcts by design
-            its = match.iterations if who in BENCH_LEVELS else None
-            if its is not None and who == "mcts-expert":
+            if who == "expert" and limit is not None:
+                limit = min(limit * EXPERT_FACTOR, EXPERT_MAX)  # expert thinks longer by design
+            its = match.iterations if who in SEARCH_LEVELS else None
+            if its is not None and who == "expert":
                 its = int(its * EXPERT_FACTOR)
             m = choose_move(g, who, seed=rng.randrange(1 << 30), time_limit=limit,
                             iterations=its, reuse=match.reuse)  # fmt: skip
@@ -105,14 +113,14 @@ def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[fl
 
 
 def _variant_move(g: Game, match: Match, who: str, rng: random.Random) -> Move:
-    """mcts with the variant's search parameters over the level's (``engine.dots.ai.SEARCH``,
+    """hard with the variant's search parameters over the level's (``engine.dots.ai.SEARCH``,
     put back after the move)."""
     from engine.dots import ai
 
     kept = ai.SEARCH
     ai.SEARCH = {**kept, **match.variants[who]}
     try:
-        return choose_move(g, "mcts", seed=rng.randrange(1 << 30), time_limit=match.time_limit,
+        return choose_move(g, "hard", seed=rng.randrange(1 << 30), time_limit=match.time_limit,
                            iterations=match.iterations, reuse=match.reuse)  # fmt: skip
     finally:
         ai.SEARCH = kept
@@ -159,13 +167,18 @@ def main() -> None:
         "--variant",
         action="append",
         default=[],
-        help="NAME=param:value,... a player that is mcts with those search parameters "
+        help="NAME=param:value,... a player that is hard with those search parameters "
         "(engine.dots.search.params), e.g. guard=guard:1",
     )
+    ap.add_argument(
+        "--skip", type=int, default=0, help="start at game K of the series (a run that goes on)"
+    )
+    ap.add_argument("--progress", action="store_true", help="print each game as it ends")
     ap.add_argument("--start", default="free", choices=("free", "zone"), help="first moves")
     ap.add_argument(
         "--pairs",
-        default="hard:greedy,medium:greedy,easy:greedy,easy:random,hard:medium,medium:easy",
+        default="hard:classic-hard,hard:greedy,medium:greedy,easy:greedy,easy:random,"
+        "hard:medium,medium:easy",
         help="comma-separated A:B pairings",
     )
     args = ap.parse_args()
@@ -181,7 +194,7 @@ def main() -> None:
                 raise SystemExit(f"unknown player {who!r}")
     matches = []
     for a, b in pairs:
-        for k in range(args.games):
+        for k in range(args.skip, args.skip + args.games):
             first, second = (a, b) if k % 2 == 0 else (b, a)
             matches.append(Match(first, second, w, h, 1000 * k + 7, args.time, args.start,
                                  args.iterations, args.reuse, variants))  # fmt: skip
@@ -207,6 +220,9 @@ def main() -> None:
             results[key][0 if diff > 0 else 1 if diff == 0 else 2] += 1
             seconds[key] += secs
             margin[key] += diff
+            if args.progress:
+                print(f"  {match.first} (first) vs {match.second}: {scores[0]}-{scores[1]} "
+                      f"in {_plies} plies, {secs:.0f} s", flush=True)  # fmt: skip
     for (a, b), (won, drawn, lost) in results.items():
         n = won + drawn + lost
         print(

@@ -1,15 +1,15 @@
 """Dots search speed: the compiled board's move apply/undo, playouts per second and the tree
 search's iterations per second, on 20×20 and 38×31 at 10, 100 and 300 dots placed, against
-the hard level's playouts in the same run (the bot's hard; the search is the bench-only
-level mcts).
+the classic hard level's playouts in the same run (the bot's hard before the tree search,
+now the bench level classic-hard; the search is the hard and expert levels').
 
 The positions come from random games (uniform legal moves, fixed seeds). A playout here is
 one of the search's: from the position, at most ``engine.dots.ai.SEARCH["depth"]`` moves
 (to the end when 0) with its policy (capture, block, answer near the last dot, random
-otherwise); the hard level's playout is its own
+otherwise); the classic hard level's playout is its own
 (``engine.dots.ai._playout``: the first move and 10 plies on 20×20, 14 on larger boards,
 with the referee's board). Issue target: ≥ 20,000 playouts/s on 20×20 at 100 dots, ≥ 30×
-the hard level's. Timings on a shared machine are noisy: both sides are measured in turn in
+the classic hard level's. Timings on a shared machine are noisy: both sides are measured in turn in
 the same run, in CPU seconds of this process. ``python -m bench.dots_search --help`` for the
 options; the think time per move at the bot's limits is ``python -m bench.ai_times``.
 """
@@ -70,7 +70,7 @@ def playouts_per_s(g: Game, seconds: float) -> tuple[float, float]:
     order = np.empty(n, dtype=np.int32)
     played = np.empty(4 * n, dtype=np.int32)
     rng = np.array([12345], dtype=np.uint64)
-    prm = params(**old.SEARCH)  # the search's settings (levels mcts, mcts-expert)
+    prm = params(**old.SEARCH)  # the search's settings (levels hard, expert)
     done = moves = 0
     t0 = _clock()
     while _clock() - t0 < seconds:
@@ -87,7 +87,7 @@ def iterations_per_s(g: Game, seconds: float) -> float:
     tree = Tree(1 << 19)
     rng = np.array([12345], dtype=np.uint64)
     hint = np.zeros(fb.n, dtype=np.float64)
-    prm = params(**old.SEARCH)  # the search's settings (levels mcts, mcts-expert)
+    prm = params(**old.SEARCH)  # the search's settings (levels hard, expert)
     done = 0
     t0 = _clock()
     while _clock() - t0 < seconds:
@@ -121,7 +121,7 @@ def main() -> None:
     print(f"Dots search speed, {args.seconds:.1f} s per figure, one process")
     head = (
         f"{'board':>7} {'dots':>5} {'apply+undo':>11} {'playouts/s':>11} {'per move':>9} "
-        f"{'hard/s':>11} {'ratio':>7} {'MCTS it/s':>10}"
+        f"{'classic/s':>11} {'ratio':>7} {'MCTS it/s':>10}"
     )
     print(head)
     for w, h in ((20, 20), (38, 31)):

@@ -19,22 +19,32 @@ log = logging.getLogger(__name__)
 
 # The modules whose numba kernels warm_engines loads (or compiles).
 KERNEL_MODULES = ("engine.sprouts.tidy_core", "render.sprouts_core")
+# Точки's search (the hard and expert levels): compiled here, loaded by the AI workers.
+DOTS_KERNEL_MODULES = ("engine.dots.fastboard", "engine.dots.search")
 
 
-def warm_engines() -> bool:
+def warm_engines(dots: bool = True) -> bool:
     """Рассада's drawing steps and its picture's kernels are compiled (numba): the first time
     on an install that costs some 20 s of CPU, afterwards about half a second to load from
     the cache. Either way it happens at start-up, not inside the first move someone plays or
-    the first picture. Returns whether anything was compiled (numba's own count)."""
+    the first picture. With ``dots``, Точки's search kernels too (47 s of CPU to compile):
+    the AI workers then load them from the cache. Returns whether anything was compiled
+    (numba's own count)."""
     from engine.sprouts.paper import warm
     from render.sprouts import warm as warm_picture
 
     start = time.perf_counter()
     warm()
     warm_picture()
-    compiled = any(d.stats.cache_misses for d in _kernels())
+    modules = KERNEL_MODULES + (DOTS_KERNEL_MODULES if dots else ())
+    if dots:
+        from engine.dots.search import warm as warm_search
+
+        warm_search()
+    compiled = any(d.stats.cache_misses for d in _kernels(modules))
     log.info(
-        "Рассада drawing kernels %s in %.1f s",
+        "Рассада drawing%s kernels %s in %.1f s",
+        " and Точки search" if dots else "",
         "compiled" if compiled else "loaded from the cache",
         time.perf_counter() - start,
     )
@@ -52,13 +62,13 @@ def kernels_cached() -> bool:
         return False
 
 
-def _kernels() -> list[Any]:
-    """The numba dispatchers of :data:`KERNEL_MODULES` (importing them compiles nothing)."""
+def _kernels(modules: tuple[str, ...] = KERNEL_MODULES) -> list[Any]:
+    """The numba dispatchers of ``modules`` (importing them compiles nothing)."""
     from numba.core.dispatcher import Dispatcher
 
     return [
         d
-        for name in KERNEL_MODULES
+        for name in modules
         for d in vars(importlib.import_module(name)).values()
         if isinstance(d, Dispatcher)
     ]

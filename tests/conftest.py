@@ -43,6 +43,6 @@ def pytest_sessionstart(session) -> None:  # type: ignore[no-untyped-def]
     if not hasattr(session.config, "workerinput"):  # the controller, or a run without xdist
         warm_dots = "from engine.dots.search import warm; warm()"
         dots = subprocess.Popen([sys.executable, "-c", warm_dots])
-    warm_engines()
+    warm_engines(dots=False)
     if dots is not None and dots.wait() != 0:
         raise pytest.UsageError("the Точки search kernels did not compile (see above)")

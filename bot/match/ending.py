@@ -134,7 +134,7 @@ def stop(match: Match, actor: Actor, now: float, limit: float) -> list[Effect]:
 
 
 def bot_stop(match: Match, seat: int, now: float, limit: float) -> list[Effect]:
-    """The bot calls STOP (medium and hard, when no solo phase of the person can catch up):
+    """The bot calls STOP (medium, hard and expert, when no solo phase of the person can catch up):
     the caption and one line in each chat say why."""
     game: Any = match.game
     lead = game.scores[seat] - game.scores[1 - seat]

@@ -50,9 +50,13 @@ SPROUT_SPOTS = tuple(range(2, 11))
 QUICK = {"d": "d.q.-.am", "b": "b.3.2.am", "s": "s.4.-.am"}
 
 
+# A level's menu letter is its first, but where an earlier level has that letter already.
+LEVEL_LETTERS = {"expert": "x"}
+
+
 def level_codes(kind: str) -> dict[str, str]:
     """The AI levels the menu offers for a game (the engine's facts), by their menu letter."""
-    return {level[0]: level for level in engine.facts_of(kind).levels}
+    return {LEVEL_LETTERS.get(level, level[0]): level for level in engine.facts_of(kind).levels}
 
 
 @dataclass(frozen=True)
@@ -240,12 +244,12 @@ def _variant_screen(user: int, code: str, size: str, flags: str) -> Screen:
 def _opponent_screen(user: int, base: str, then: str, kind: str, *, private: bool) -> Screen:
     """The bot's levels, the friends or the group, and the clock chosen so far (``then``:
     ``.<clock code>`` or empty), which each of them carries on."""
-    rows: Keyboard = [
-        [
-            Button(Text(f"menu.vs_{level}"), _cb(user, f"{base}.a{code}{then}"))
-            for code, level in level_codes(kind).items()
-        ]
+    bots = [
+        Button(Text(f"menu.vs_{level}"), _cb(user, f"{base}.a{code}{then}"))
+        for code, level in level_codes(kind).items()
     ]
+    per_row = 3 if len(bots) <= 3 else 2  # four names in one row do not fit a phone
+    rows: Keyboard = [bots[k : k + per_row] for k in range(0, len(bots), per_row)]
     friends = "menu.vs_friend" if private else "menu.vs_group"
     rows.append([Button(Text(friends), _cb(user, f"{base}.g{then}"))])
     clock = CLOCKS[then[1:] or "0"]

@@ -117,7 +117,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     svc = Services(
         settings=settings,
         store=store,
-        ai=AIPool(time_scale=settings.ai_time_scale),
+        ai=AIPool(time_scale=settings.ai_time_scale, kernels=settings.warm_workers),
         clock=app.bot_data["clock"],
         timeouts=Timeouts(lobby=settings.lobby_timeout, idle=settings.idle_timeout),
     )

@@ -69,9 +69,9 @@ For the renderer — read-only views, cheap enough to call once per picture:
 - ``g.stopped_by``, ``g.stop_ply``, ``g.deadline``, ``g.grounded_by``.
 
 AI: ``engine.choose_move(game, level)`` as for every game, or ``engine.dots.ai.choose_move(game,
-level="easy"|"medium"|"hard", seed=None, time_limit=None, *, iterations=None) -> Move`` (see
-:mod:`engine.dots.ai`); the bench-only levels mcts and mcts-expert search with
-:mod:`engine.dots.search` on the compiled board :mod:`engine.dots.fastboard`. The AI reads the
+level="easy"|"medium"|"hard"|"expert", seed=None, time_limit=None, *, iterations=None) ->
+Move`` (see :mod:`engine.dots.ai`); hard and expert search with :mod:`engine.dots.search` on
+the compiled board :mod:`engine.dots.fastboard`. The AI reads the
 capture board itself (``g.board``) and the moves as board indices (``g.move_indices``,
 ``g.recent_indices(k)``): internal views for speed, never changed.
 """

@@ -8,16 +8,18 @@ All levels read captures the same way, by asking the board what a dot would capt
 - medium: scores a shortlist of moves one ply deep: material won, the opponent's best capture
   left after the move (so one-move threats against big groups are answered), threats created,
   and local shape (links to own dots, contact with enemy dots).
-- hard: the medium shortlist, a forcing-line read and a bandit over short capture-aware
-  playouts for the whole time limit.
-- mcts, mcts-expert (the benches' and tests' only, not offered in the bot yet): Monte Carlo
-  tree search on the compiled board (:mod:`engine.dots.search`: UCT with all-moves values, a
-  prior from the position and the forcing-line solver, playouts that capture, block and
-  answer near the last dots), mcts-expert with twice the time (at most 5 s), mcts-fresh
-  without the tree kept between moves (the baseline for that reuse). They take over
-  hard (and add expert) once ``bench.dots_arena`` shows them winning clearly against hard
-  over a long run; the last short ones on 20×20 (2026-12-02): 8 won, 1 drawn, 1 lost of 10 at
-  0.3 s a move, 5-1-2 of 8 at 1 s: promising, not yet the 40-game proof.
+- hard: Monte Carlo tree search on the compiled board (:mod:`engine.dots.search`: UCT with
+  all-moves values, a prior from the position, the one-ply shortlist and the forcing-line
+  solver, playouts that capture, block and answer near the last dots) for the whole time
+  limit; expert: the same search with the move time the match allows (the bot gives it up to
+  5 s; on its own, twice hard's default, at most 5 s).
+- classic-hard (the benches' baseline only, never offered in the bot): the hard level before
+  the tree search, the medium shortlist, a forcing-line read and a bandit over short
+  capture-aware playouts. The tree search replaced it after ``bench.dots_arena`` on 20×20:
+  8 won, 1 drawn, 1 lost of 10 at 0.3 s a move, 5-1-2 of 8 at 1 s (2026-12-02); 26 won,
+  14 lost of 40 at 0.3 s (games 0-23: 18-6, +13.5 dots; 24-39 at load 10: 8-8, +3.1),
+  mean margin +9.3 dots (2026-12-03): ahead, short of the issue's 90 %. mcts-fresh (bench
+  only): hard without the tree kept between moves, the baseline for that reuse.
 
 Opening moves go near the centre (of the zone when one applies) at every level.
 
@@ -38,21 +40,31 @@ from engine.dots.rings import EMPTY, Board
 from engine.facts import DEFAULT_LEVEL
 
 LEVELS = Game.facts.levels  # the bot's; BENCH_LEVELS are for the benches and tests only
-# The tree search, measured in bench/ before the bot; mcts-fresh is mcts without the tree
-# kept between moves (the bench's baseline for that reuse: with it, mcts won 12 of 20 at
-# 0.3 s a move on 20x20 and 3 of 8 at 1000 playouts, so it stays off unless asked for).
-BENCH_LEVELS = ("mcts", "mcts-expert", "mcts-fresh")
+# classic-hard is the hard level before the tree search (the arena's baseline); mcts-fresh is
+# hard without the tree kept between moves (the baseline for that reuse: with it, the search
+# won 12 of 20 at 0.3 s a move on 20x20 and 3 of 8 at 1000 playouts, so it stays off unless
+# asked for).
+BENCH_LEVELS = ("classic-hard", "mcts-fresh")
+SEARCH_LEVELS = ("hard", "expert", "mcts-fresh")  # the tree search's
 BASE_SECONDS = 1.5  # hard's default limit on a 38×31 board, scaled by area below
 BASE_AREA = 38 * 31
-EXPERT_FACTOR = 2.0  # mcts-expert's default time, in mcts's
-EXPERT_MAX = 5.0  # seconds: mcts-expert's most, whatever the board
+EXPERT_FACTOR = 2.0  # expert's default time, in hard's
+EXPERT_MAX = 5.0  # seconds: expert's most by default, whatever the board
 # The search stops this share of its limit early: the position is copied to the compiled
 # board and the last batch of playouts finishes after the check.
 SLACK = 0.08
 # The tree search's parameters (engine.dots.search.params): playouts cut after 80 moves and
 # valued by their margin ran as well as playouts to the end in the arena (3–3 and 2–4 against
-# hard in 6 games each, 20×20 at 0.3 s) with more of them per move.
+# the classic hard in 6 games each, 20×20 at 0.3 s) with more of them per move.
 SEARCH = {"depth": 80}
+
+
+def warm() -> None:
+    """Load (or compile) the tree search's kernels: a worker calls it at start-up, so that no
+    hard or expert move waits for numba."""
+    from engine.dots import search
+
+    search.warm()
 
 
 def default_time(game: Game) -> float:
@@ -70,11 +82,11 @@ def choose_move(
 ) -> Move:
     """The move the AI of ``level`` plays in ``game`` (which it does not change).
 
-    ``iterations`` (mcts and mcts-expert): search exactly this many iterations whatever the
-    time, so the move depends on the seed alone. ``reuse`` (mcts levels, off by default:
-    it has not won in the arena yet) starts the tree search from the subtree this process's
-    last search of the same mover kept, two moves back in the same game; the move then
-    depends on that search too (mcts-fresh never reuses)."""
+    ``iterations`` (hard and expert): search exactly this many iterations whatever the
+    time, so the move depends on the seed alone. ``reuse`` (the search levels, off by
+    default: it has not won in the arena yet) starts the tree search from the subtree this
+    process's last search of the same mover kept, two moves back in the same game; the move
+    then depends on that search too (mcts-fresh never reuses)."""
     if level not in LEVELS + BENCH_LEVELS:
         raise UnknownLevel(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     legal = game.legal_indices()
@@ -91,9 +103,9 @@ def choose_move(
         return _move(b, opening)
     if level == "easy":
         i = _easy(game, legal, rng)
-    elif level in BENCH_LEVELS:
+    elif level in SEARCH_LEVELS:
         limit = default_time(game) if time_limit is None else time_limit
-        if level == "mcts-expert" and time_limit is None:
+        if level == "expert" and time_limit is None:
             limit = min(limit * EXPERT_FACTOR, EXPERT_MAX)
         from engine.dots import search
 
@@ -107,7 +119,7 @@ def choose_move(
                              iterations=iterations, hints=hints, reuse=keep,
                              prm=search.params(**SEARCH))  # fmt: skip
     else:
-        scored = _shortlist(game, legal, rng, 8 if level == "medium" else 14)  # hard: 14
+        scored = _shortlist(game, legal, rng, 8 if level == "medium" else 14)  # classic: 14
         if level == "medium" or len(scored) == 1:
             i = scored[0][1]
         else:
@@ -292,7 +304,7 @@ def _shortlist(
     return scored[:size]
 
 
-# -- hard: bandit search over capture-aware playouts ----------------------------------------------
+# -- classic-hard: bandit search over capture-aware playouts ----------------------------------
 
 
 def _search(
@@ -329,7 +341,7 @@ def _search(
     return max(arms, key=lambda a: ((total[a] + prior[a] * 3) / (n[a] + 3), -arms.index(a)))
 
 
-# -- hard: forcing sequences (ladders) -----------------------------------------------------------
+# -- classic-hard: forcing sequences (ladders) -----------------------------------------------
 
 FORCING_DEPTH = 6  # our threatening moves in one line
 FORCING_WIDTH = 5  # threatening moves tried at each step

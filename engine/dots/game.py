@@ -22,7 +22,7 @@ from engine.core import (
 )
 from engine.core import Game as BaseGame
 from engine.dots.rings import EMPTY, Board, Region
-from engine.facts import Extra, GameFacts, Option
+from engine.facts import LEVELS, Extra, GameFacts, Option
 
 MIN_WIDTH, MAX_WIDTH = 5, 39
 MIN_HEIGHT, MAX_HEIGHT = 5, 32
@@ -149,6 +149,7 @@ FACTS = GameFacts(
     ),
     extras=frozenset({Extra.DRAW, Extra.END_HERE, Extra.STOP, Extra.GROUND}),
     ai="engine.dots.ai",
+    levels=(*LEVELS, "expert"),  # expert: the tree search with the match's whole move time
     record="sgf",
 )
 

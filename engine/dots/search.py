@@ -139,41 +139,75 @@ def _draw(rng: np.ndarray, order: np.ndarray, ptr: int, m: int) -> int:
 
 
 @njit(cache=True)
-def _tactic(st: np.ndarray, sc: np.ndarray, player: int, look: int, guard: bool) -> int:
+def _tactic(
+    st: np.ndarray, sc: np.ndarray, player: int, look: int, guard: bool, memo: np.ndarray
+) -> int:
     """A capture for ``player`` next to the last dots, else a block of the opponent's
     capture next to the opponent's last dot (with ``guard``, next to the player's own last
     dot too: a dot put into an open ring of the opponent's), the bigger first; -1 when there
-    is none. Rings longer than ``look`` are not seen (:func:`gain_within`)."""
+    is none. Rings longer than ``look`` are not seen (:func:`gain_within`).
+
+    ``memo`` keeps, for one ply, the neighbours of the opponent's last dot where the
+    opponent's dot closes nothing (the block test finds them): the next mover is that
+    opponent, round the same last dot of its own, and skips them when the one move between
+    captured nothing (such a dot changes nothing of the other player's rings). The playout
+    is the same as without it, with about a third fewer ring tests."""
     enemy = 1 - player
     best, at = 0, -1
-    for who in range(2):
-        src = st[M_LASTP + (enemy if who == 0 else player)]
-        if src >= 0:
-            best, at = _best_next_to(st, sc, src, player, best, at, look)
+    src = st[M_LASTP + enemy]
+    if src >= 0:
+        best, at, _ = _best_next_to(st, sc, src, player, best, at, look, 0)
+    src = st[M_LASTP + player]
+    if src >= 0:
+        fresh = memo[0] == src and memo[2] == _caught(st) and memo[3] == st[M_FREE] + 1
+        skip = memo[1] if fresh else 0
+        best, at, _ = _best_next_to(st, sc, src, player, best, at, look, skip)
+    memo[0] = -1
     if at >= 0:
         return at
     src = st[M_LASTP + enemy]
     if src >= 0:
-        best, at = _best_next_to(st, sc, src, enemy, best, at, look)
+        best, at, closed = _best_next_to(st, sc, src, enemy, best, at, look, 0)
+        memo[0], memo[1], memo[2], memo[3] = src, closed, _caught(st), st[M_FREE]
     src = st[M_LASTP + player]
     if guard and src >= 0:
-        best, at = _best_next_to(st, sc, src, enemy, best, at, look)
+        best, at, _ = _best_next_to(st, sc, src, enemy, best, at, look, 0)
     return at
 
 
 @njit(cache=True)
+def _caught(st: np.ndarray) -> int:
+    """Both players' captured counts in one number: it changes with every capture."""
+    return int(st[M_CAUGHT] * 65536 + st[M_CAUGHT + 1])
+
+
+@njit(cache=True)
 def _best_next_to(
-    st: np.ndarray, sc: np.ndarray, src: int, player: int, best: int, at: int, look: int
-) -> tuple[int, int]:
-    """The biggest capture of ``player`` next to ``src`` if it beats ``best`` (at ``at``)."""
+    st: np.ndarray,
+    sc: np.ndarray,
+    src: int,
+    player: int,
+    best: int,
+    at: int,
+    look: int,
+    skip: int,
+) -> tuple[int, int, int]:
+    """The biggest capture of ``player`` next to ``src`` if it beats ``best`` (at ``at``),
+    and the bits of the neighbours where ``player``'s dot closes nothing (or that are taken);
+    those in the bits of ``skip`` are known to close nothing and not tried."""
     s = st[M_S]
+    shut = skip
     for k in range(8):
+        if (skip >> k) & 1:
+            continue
         c = src + _dir(s, k)
         if is_free(st, c) and closing(st, c, player):
             g = gain_within(st, sc, c, player, look)
             if g > best:
                 best, at = g, c
-    return best, at
+        else:
+            shut |= 1 << k
+    return best, at, shut
 
 
 @njit(cache=True)
@@ -218,6 +252,7 @@ def playout(  # noqa: C901  numba kernel: one playout loop kept flat
     look = int(prm[P_LOOK])
     guard = prm[P_GUARD] > 0
     zone = st[M_ZONE]
+    memo = np.full(4, -1, dtype=np.int64)  # _tactic's, from one ply to the next
     while st[M_FREE] > 0 and moves < cut:
         moves += 1
         p = st[M_TURN]
@@ -232,7 +267,9 @@ def playout(  # noqa: C901  numba kernel: one playout loop kept flat
             if mv < 0:
                 break
         if mv < 0 and tactics > 0 and _uniform(rng) < tactics:
-            mv = _tactic(st, sc, p, look, guard)
+            mv = _tactic(st, sc, p, look, guard, memo)
+        else:
+            memo[0] = -1  # the memo is of the ply just before
         if mv < 0 and _uniform(rng) < near:
             last = st[M_LASTP + 1 - p]
             if last >= 0:
@@ -886,10 +923,18 @@ def warm() -> None:
     g = Game(7, 7, grounding=True)
     for x, y in ((3, 2), (3, 3), (2, 3), (5, 5), (4, 3), (5, 4), (3, 4), (1, 1), (2, 2)):
         g.play(Move(x, y))
-    choose(g, seed=1, iterations=30)
+    kept = dict(_KEPT)
+    choose(g, seed=1, iterations=30, reuse=True)
+    tree = _KEPT[g.turn][2]
+    new = Tree(len(tree.move))  # what a move two plies on does with the kept tree
+    _reroot(tree.move, tree.mover, tree.first, tree.count, tree.stats, 0,
+            new.move, new.mover, new.first, new.count, new.stats)  # fmt: skip
+    _KEPT.clear()
+    _KEPT.update(kept)  # warming leaves no tree of its own behind
     from engine.dots.fastboard import FastBoard
 
     fb = FastBoard.from_game(g)
+    best_gain(fb.st, fb.sc, 0)  # otherwise only after a ladder that wins
     fb.gain(fb.index(0, 0), 0)
     fb.ungrounded(0)
     ladder(fb.st, fb.tr, fb.sc, 2, 10)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from engine.dots.game import Game, Move
 from engine.dots.rings import EMPTY, FRAME, Board
 
-STOPPING_LEVELS = ("medium", "hard")  # easy never calls STOP
+STOPPING_LEVELS = ("medium", "hard", "expert")  # easy never calls STOP
 
 
 def solo_move(game: Game) -> Move | None:

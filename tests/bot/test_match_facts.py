@@ -84,18 +84,22 @@ def test_menu_offers_the_games_levels(kind: str) -> None:
     screen = menus.screen(7, f"{path}.o", private=True)
     assert isinstance(screen, menus.Screen)
     levels = engine.facts_of(kind).levels
-    assert [b.text.key for b in screen.keyboard[0]] == [f"menu.vs_{lv}" for lv in levels]  # type: ignore[union-attr]
-    for level in levels:
-        choice = menus.screen(7, f"{path}.a{level[0]}", private=True)
+    bots = [b.text.key for row in screen.keyboard for b in row if b.text.key.startswith("menu.vs_")]  # type: ignore[union-attr]
+    assert bots[: len(levels)] == [f"menu.vs_{lv}" for lv in levels]
+    assert all(len(row) <= 3 for row in screen.keyboard)  # a phone's width
+    codes = menus.level_codes(kind)
+    assert sorted(codes.values()) == sorted(levels)  # one letter each
+    for code, level in codes.items():
+        choice = menus.screen(7, f"{path}.a{code}", private=True)
         assert isinstance(choice, menus.Choice) and choice.ai_level == level
 
 
 def test_bench_levels_are_not_the_bots() -> None:
     with pytest.raises(Refused):
-        _match("dots", {"width": 6, "height": 6}, ai="mcts")
+        _match("dots", {"width": 6, "height": 6}, ai="classic-hard")
     m = _match("boxes", {"rows": 2, "cols": 2, "players": 3}, ai=None)
     with pytest.raises(Refused):
-        lobby.add_bot(m, ALICE, "mcts-expert", 1.0)
+        lobby.add_bot(m, ALICE, "mcts-fresh", 1.0)
 
 
 def test_seats_come_from_the_facts() -> None:

@@ -100,3 +100,18 @@ async def test_a_long_think_shows_the_persons_move_first(pg: ScenarioClient) -> 
         await asyncio.sleep(0.01)
     assert any("Move 1:" in c and "To move: Tetrad" in c for c in seen), seen
     assert "Move 2:" in seen[-1] and "To move: Alice" in seen[-1], seen
+
+
+async def test_dots_offers_the_expert_bot(pg: ScenarioClient) -> None:
+    # Точки's fourth level: chosen in the menu, it answers moves (a few: the suite's time).
+    alice = await pg.user("alice", lang="en")
+    await alice.send("/new")
+    for label in MENUS["dots"]:
+        await alice.press(label)
+    await alice.press("🤖 Expert")
+    first = await alice.private.last_message()
+    board = await wait_message(alice.private, first.message_id, lambda m: bool(m.buttons))
+    assert "expert" in (board.caption or ""), board.caption
+    after = await play_to_end({alice.id: alice}, alice.private, board.message_id,
+                              random.Random(3), moves=3)  # fmt: skip
+    assert "Move " in (after.caption or "") and version(after) != version(board), after.caption

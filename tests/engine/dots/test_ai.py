@@ -8,7 +8,7 @@ import time
 import pytest
 
 from engine.dots import Game, Move
-from engine.dots.ai import _forcing, choose_move
+from engine.dots.ai import BENCH_LEVELS, LEVELS, _forcing, choose_move
 
 from .helpers import board, moves, play
 
@@ -29,7 +29,7 @@ def _capture_on_offer() -> Game:
     return g
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert", "classic-hard"])
 def test_takes_an_immediate_capture(level: str) -> None:
     g = _capture_on_offer()
     assert _best_gain(g, 0) >= 3
@@ -56,21 +56,22 @@ def _big_group_in_danger() -> Game:
     return g
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert", "classic-hard"])
 def test_answers_a_one_move_threat_against_a_large_group(level: str) -> None:
     g = _big_group_in_danger()
     g.play(choose_move(g, level, seed=5, time_limit=0.5))
     assert _best_gain(g, 1) == 0
 
 
-def test_saving_a_big_group_comes_before_a_small_capture() -> None:
+@pytest.mark.parametrize("level", ["hard", "classic-hard"])
+def test_saving_a_big_group_comes_before_a_small_capture(level: str) -> None:
     # A is threatened with 6 and could capture 1 elsewhere: saving the group comes first.
     g = _big_group_in_danger()
     play(g, a=[(8, 1), (7, 2), (9, 2)], b=[(8, 2)])
     if g.turn == 1:
         play(g, b=[(11, 8)])
     assert _best_gain(g, 0) == 1 and _best_gain(g, 1) == 6
-    g.play(choose_move(g, "hard", seed=1, time_limit=0.5))
+    g.play(choose_move(g, level, seed=1, time_limit=0.5))
     assert _best_gain(g, 1) == 0
 
 
@@ -83,10 +84,10 @@ def test_same_seed_same_move(level: str) -> None:
     assert choose_move(g, level, seed=9) == choose_move(g, level, seed=9)
 
 
-def test_hard_is_deterministic_when_the_budget_finishes() -> None:
+def test_classic_hard_is_deterministic_when_the_budget_finishes() -> None:
     g = moves(Game(7, 7), [(3, 3), (3, 2), (2, 3), (4, 2), (4, 4), (2, 2)])
-    a = choose_move(g, "hard", seed=2, time_limit=60.0)
-    b = choose_move(g, "hard", seed=2, time_limit=60.0)
+    a = choose_move(g, "classic-hard", seed=2, time_limit=60.0)
+    b = choose_move(g, "classic-hard", seed=2, time_limit=60.0)
     assert a == b and g.is_legal(a)
 
 
@@ -109,8 +110,9 @@ def test_bad_calls() -> None:
     with pytest.raises(ValueError):
         choose_move(g, "grandmaster")
     g.resign(0)
-    with pytest.raises(ValueError):
-        choose_move(g, "easy")
+    for level in LEVELS + BENCH_LEVELS:  # a finished game has no move at any level
+        with pytest.raises(ValueError):
+            choose_move(g, level, time_limit=0.1)
     assert Move(0, 0) not in g.legal_moves()
 
 
@@ -122,12 +124,13 @@ FORCING_LINE = (
 )
 
 
-def test_hard_reads_a_forcing_line() -> None:
+@pytest.mark.parametrize(("level", "seconds"), [("hard", 0.5), ("classic-hard", 3.0)])
+def test_hard_reads_a_forcing_line(level: str, seconds: float) -> None:
     g = Game(12, 12)
     for text in FORCING_LINE.split():
         g.play(g.parse_move(text))
     assert g.turn == 0 and _best_gain(g, 0) == 0  # nothing to take at once
-    m = choose_move(g, "hard", seed=1, time_limit=3.0)
+    m = choose_move(g, level, seed=1, time_limit=seconds)
     assert m == Move(6, 10)
     g.play(m)
     near = [r for r in g.legal_moves() if abs(r.x - 6) <= 3 and abs(r.y - 10) <= 3]
