@@ -165,7 +165,7 @@ BEFORE = {"SPOT_WALL": 0.0, "DISC_ROOM": 0.0, "DISCS_ROOM": 0.0, "CURVE_ROOM": 1
 
 
 @contextmanager
-def _settings(values: dict[str, Any]) -> Iterator[None]:
+def tidy_settings(values: dict[str, Any]) -> Iterator[None]:
     """The tidy step (``TIDY``) or its targets set to ``values`` for a while; the routing
     cache is emptied so that no drawing routed under other settings is reused."""
     where = {k: paper if k == "TIDY" else tidy for k in values}
@@ -190,7 +190,7 @@ def _spread(xs: list[float], f: str = "5.1f") -> str:
 
 def layout_quality(n: int, games: int, label: str, values: dict[str, Any]) -> None:
     """play() time and readability after every move of random games (seeds 0, 1, ...)
-    under ``values`` (see :func:`_settings`): the curve-to-foreign-disc clearance and the
+    under ``values`` (see :func:`tidy_settings`): the curve-to-foreign-disc clearance and the
     curve-to-curve gap over all moves (least, 10th percentile, median; the share of moves
     whose clearance is at least 0 and 3 px) and the median of each game's last picture."""
     times: list[float] = []
@@ -198,7 +198,7 @@ def layout_quality(n: int, games: int, label: str, values: dict[str, Any]) -> No
     last: list[dict[str, float]] = []
     fails = 0
     tidy_failed = len(paper.TIDY_FAILURES)
-    with _settings(values):
+    with tidy_settings(values):
         for seed in range(games):
             rng = random.Random(seed)
             g = Game(n)
@@ -238,12 +238,12 @@ UNSTRETCHED: dict[str, Any] = {"STRETCH": 1.0, "ROOMY_MAX": 1.0}
 
 def paper_use(n: int, games: int, label: str, values: dict[str, Any], size: int) -> None:
     """How a picture ``size`` px wide uses the paper after every move of random games
-    (seeds 0, 1, ...) under ``values`` (:func:`_settings`): the narrowest gap between curves
+    (seeds 0, 1, ...) under ``values`` (:func:`tidy_settings`): the narrowest gap between curves
     and between spot centres (least, 10th percentile, median over the moves, px) and the
     share of the paper the drawing's bounding box covers."""
     after: list[dict[str, float]] = []
     tidy_failed = len(paper.TIDY_FAILURES)
-    with _settings(values):
+    with tidy_settings(values):
         for seed in range(games):
             rng = random.Random(seed)
             g = Game(n)
