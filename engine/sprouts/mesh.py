@@ -59,6 +59,7 @@ CLEAR_SPOT = 1.4 * SPOT_GAP  # ... and this far from spots
 FAR = 3 * TIP  # clearance beyond this makes no difference anywhere
 MIN_STUB_ANGLE = math.radians(12)  # a new stub keeps this far from the spot's other stubs
 MEDIAL_FROM = 4 * MIN_GAP  # gaps at least this wide get a free point in their middle
+SAME = 1e-9  # points closer than this are one vertex to the triangulation
 MIN_SPACING = 4.0  # points of the new curve closer than this to the previous one are dropped
 RING = SPOT_GAP + 2.5  # radius of the ring of constrained arcs round each spot
 RING_GAP = math.radians(6)  # the ring stops this short of each curve leaving the spot
@@ -300,12 +301,21 @@ class _Mesh:
             if self.part is not None:
                 at = self.part.holds(mids)
                 gap, mids = gap[at], mids[at]
+            # Two gaps' middles can be one point, or a middle a vertex already there (drawn
+            # points in a line): the triangulation refuses a repeated vertex.
+            apart = _tree(self.P).query(mids, distance_upper_bound=SAME)[0] > SAME
+            gap, mids = gap[apart], mids[apart]
+            once = np.sort(np.unique(mids, axis=0, return_index=True)[1])
+            gap, mids = gap[once], mids[once]
         if len(gap):
             self.P = np.concatenate([self.P, mids])
             self.kind = np.concatenate([self.kind, np.full(len(gap), K_FILL, dtype=np.int64)])
             # into the same triangulation: it comes out as if built anew with every point
             # numpy arrays are buffers, but their stubs do not say so before Python 3.12
-            first.insert_vertices(np.ascontiguousarray(mids))  # type: ignore[call-overload]
+            try:
+                first.insert_vertices(np.ascontiguousarray(mids))  # type: ignore[call-overload]
+            except RuntimeError as e:  # the triangulation's own checks: no mesh at this size
+                raise _Fail(f"the gaps' middles: {e}") from e
             n = len(self.P)
         simp, nb = _cdt_read(first)
         side_key, keys = _edge_keys(simp, nb, n)

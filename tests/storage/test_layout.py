@@ -73,6 +73,8 @@ async def test_every_key_is_documented_and_every_documented_key_is_used(
     await store.deadlines.schedule(lobby["id"], 1.0)
     await store.leases.acquire("ai:" + lobby["id"], 10)
     await store.routes.put("0123456789abcdef", {"w": 1}, 60)
+    hand = await store.puzzles.begin(1, "boxes", "b-0001")
+    await store.puzzles.answer(1, "boxes", "b-0001", hand.attempt, solved=True, start_rating=1500)
 
     async with store.streams.slot(1, lobby["id"], per_user=1, per_match=1, ttl=30):
         keys = sorted([k.decode() async for k in store.client.scan_iter(match="t:*")])
@@ -86,7 +88,7 @@ async def test_every_key_is_documented_and_every_documented_key_is_used(
     assert used == set(patterns), f"documented but never written: {set(patterns) - used}"
 
     fields = await store.client.hkeys(store.keys.user(1))
-    assert {text(f).split(":")[0] for f in fields} == {"s", "r", "n", "a", "c"}
+    assert {text(f).split(":")[0] for f in fields} == {"s", "r", "n", "a", "c", "z"}
 
 
 def test_keys_of_one_owner_share_a_slot() -> None:
