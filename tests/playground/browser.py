@@ -57,6 +57,20 @@ async def chromium() -> AsyncIterator[Any]:
             await browser.close()
 
 
+@asynccontextmanager
+async def phone_chat(url: str, user: str, failure: Path) -> AsyncIterator[ChatPage]:
+    """``user``'s page at phone size (412×915) with the bot's chat open; a screenshot at
+    ``failure`` when the test fails inside."""
+    async with chromium() as browser:
+        page = await ChatPage.open(browser, url, user, PHONE_TALL)
+        try:
+            await page.open_chat("Tetrad")
+            yield page
+        except BaseException:
+            await page.screenshot(failure)
+            raise
+
+
 class ChatPage:
     """The page as one person uses it."""
 

@@ -11,7 +11,7 @@ import pytest
 from bot.i18n import t
 from tests.bot.helpers import buttons, message, quick_game, wait_message
 from tests.fixtures.playground import ScenarioClient
-from tests.playground.browser import PHONE_TALL, ChatPage, chromium, chromium_missing, keep_screens
+from tests.playground.browser import ChatPage, chromium_missing, keep_screens, phone_chat
 from tests.playground.test_browser import cut_buttons
 
 CURVE_1 = {"en": "Curve 1 of", "ru": "Линия 1 из"}  # sprouts.choose_curve for the first curve
@@ -37,60 +37,44 @@ async def test_dots_window_and_map_on_a_phone(
 ) -> None:
     await pg.set_limits(enabled=False)
     alice = await pg.user("alice", lang, "Алиса" if lang == "ru" else "Alice")
-    async with chromium() as browser:
-        page = await ChatPage.open(browser, pg.url, "alice", PHONE_TALL)
-        try:
-            await page.open_chat("Tetrad")
-            await alice.send("/new")
-            for label in ("game.dots", "menu.dots_t", "btn.next", "menu.vs_easy"):
-                await alice.press(t(lang, label))
-            first = await alice.private.last_message()
-            board = await wait_message(
-                alice.private, first.message_id, lambda m: bool(buttons(m, "p"))
-            )
-            await alice.press("🗺", board)
-            hint = t(lang, "dots.map_hint")
-            board = await wait_message(
-                alice.private,
-                board.message_id,
-                lambda m: hint in (m.caption or ""),
-            )
-            shots = [tmp_path / f"dots-map-{lang}.png", tmp_path / f"dots-window-{lang}.png"]
-            await _shot(page, shots[0], hint)
-            await alice.press("13", board)
-            board = await wait_message(
-                alice.private, board.message_id, lambda m: bool(buttons(m, "p"))
-            )
-            await page.page.wait_for_function(
-                "hint => !document.body.innerText.includes(hint)", arg=hint
-            )
-            await _shot(page, shots[1])
-            keep_screens(shots)
-        except BaseException:
-            await page.screenshot(tmp_path / "failure.png")
-            raise
+    async with phone_chat(pg.url, "alice", tmp_path / "failure.png") as page:
+        await alice.send("/new")
+        for label in ("game.dots", "menu.dots_t", "btn.next", "menu.vs_easy"):
+            await alice.press(t(lang, label))
+        first = await alice.private.last_message()
+        board = await wait_message(alice.private, first.message_id, lambda m: bool(buttons(m, "p")))
+        await alice.press("🗺", board)
+        hint = t(lang, "dots.map_hint")
+        board = await wait_message(
+            alice.private,
+            board.message_id,
+            lambda m: hint in (m.caption or ""),
+        )
+        shots = [tmp_path / f"dots-map-{lang}.png", tmp_path / f"dots-window-{lang}.png"]
+        await _shot(page, shots[0], hint)
+        await alice.press("13", board)
+        board = await wait_message(alice.private, board.message_id, lambda m: bool(buttons(m, "p")))
+        await page.page.wait_for_function(
+            "hint => !document.body.innerText.includes(hint)", arg=hint
+        )
+        await _shot(page, shots[1])
+        keep_screens(shots)
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_sprouts_preview_on_a_phone(pg: ScenarioClient, tmp_path: Path, lang: str) -> None:
     await pg.set_limits(enabled=False)
     alice = await pg.user("alice", lang, "Алиса" if lang == "ru" else "Alice")
-    async with chromium() as browser:
-        page = await ChatPage.open(browser, pg.url, "alice", PHONE_TALL)
-        try:
-            await page.open_chat("Tetrad")
-            board = await quick_game(alice, t(lang, "menu.quick_sprouts"))
-            # A loop from spot 1 to itself: several curves, the first one previewed.
-            await alice.press("1•••", board)
-            board = await message(alice.private, board.message_id)
-            await alice.press("1•••", board)
-            board = await wait_message(
-                alice.private, board.message_id, lambda m: CURVE_1[lang] in (m.caption or "")
-            )
-            caption = CURVE_1[lang]
-            shot = tmp_path / f"sprouts-preview-{lang}.png"
-            await _shot(page, shot, caption)
-            keep_screens([shot])
-        except BaseException:
-            await page.screenshot(tmp_path / "failure.png")
-            raise
+    async with phone_chat(pg.url, "alice", tmp_path / "failure.png") as page:
+        board = await quick_game(alice, t(lang, "menu.quick_sprouts"))
+        # A loop from spot 1 to itself: several curves, the first one previewed.
+        await alice.press("1•••", board)
+        board = await message(alice.private, board.message_id)
+        await alice.press("1•••", board)
+        board = await wait_message(
+            alice.private, board.message_id, lambda m: CURVE_1[lang] in (m.caption or "")
+        )
+        caption = CURVE_1[lang]
+        shot = tmp_path / f"sprouts-preview-{lang}.png"
+        await _shot(page, shot, caption)
+        keep_screens([shot])

@@ -12,7 +12,7 @@ from bot.i18n import Text, t
 from bot.match.puzzle import margin
 from tests.bot.test_puzzles import play_move, puzzle_board
 from tests.fixtures.playground import ScenarioClient
-from tests.playground.browser import PHONE_TALL, ChatPage, chromium, chromium_missing, keep_screens
+from tests.playground.browser import chromium_missing, keep_screens, phone_chat
 from tests.playground.test_browser import cut_buttons
 
 pytestmark = [
@@ -25,24 +25,18 @@ pytestmark = [
 async def test_puzzle_on_a_phone(pg: ScenarioClient, tmp_path: Path, lang: str) -> None:
     await pg.set_limits(enabled=False)
     alice = await pg.user("alice", lang, "Алиса" if lang == "ru" else "Alice")
-    async with chromium() as browser:
-        page = await ChatPage.open(browser, pg.url, "alice", PHONE_TALL)
-        try:
-            await page.open_chat("Tetrad")
-            await page.send("/puzzle")
-            await page.wait_for_bot(t(lang, "puzzle.btn.hint"))
-            board, p, _ = await puzzle_board(alice)
-            await page.page.wait_for_timeout(300)  # the picture has loaded
-            shots = [tmp_path / f"puzzle-{lang}.png", tmp_path / f"puzzle-wrong-{lang}.png"]
-            await page.screenshot(shots[0])
-            assert await cut_buttons(page) == []
-            await play_move(alice, board, p, p.wrong)
-            got = t(lang, margin(p.values[p.wrong]))
-            await page.wait_for_bot(got)
-            await page.page.wait_for_timeout(300)
-            await page.screenshot(shots[1])
-            assert t(lang, Text("puzzle.retry")) in await page.bot_messages().last.inner_text()
-            keep_screens(shots)
-        except BaseException:
-            await page.screenshot(tmp_path / "failure.png")
-            raise
+    async with phone_chat(pg.url, "alice", tmp_path / "failure.png") as page:
+        await page.send("/puzzle")
+        await page.wait_for_bot(t(lang, "puzzle.btn.hint"))
+        board, p, _ = await puzzle_board(alice)
+        await page.page.wait_for_timeout(300)  # the picture has loaded
+        shots = [tmp_path / f"puzzle-{lang}.png", tmp_path / f"puzzle-wrong-{lang}.png"]
+        await page.screenshot(shots[0])
+        assert await cut_buttons(page) == []
+        await play_move(alice, board, p, p.wrong)
+        got = t(lang, margin(p.values[p.wrong]))
+        await page.wait_for_bot(got)
+        await page.page.wait_for_timeout(300)
+        await page.screenshot(shots[1])
+        assert t(lang, Text("puzzle.retry")) in await page.bot_messages().last.inner_text()
+        keep_screens(shots)
