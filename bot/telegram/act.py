@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,7 @@ TICK_KIND = "tick"
 END_KIND = "end"
 END_LEASE = 4.0  # one process sends a match's ending (renewed while it sends)
 FAILED_RETRY = 10.0  # an AI turn that failed with an error is tried again this much later
+MOST_REFUSED = 20  # the bot's own moves refused at one state before its turn fails
 
 
 def ai_lease(svc: Services) -> float:
@@ -345,6 +347,12 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
     Returns the revision it finished at, None when the match is gone or the turn was taken
     over (a late answer of a superseded thinker is dropped, never stored or thought again)."""
     last: Written | None = None  # the state the bot's last move wrote
+    # The bot's own moves refused at the state it stands at (version ``refused_at``): a move
+    # the engine takes as legal can still be refused by the table, e.g. a Рассада curve
+    # with no room to draw it. The bot then plays another move instead of thinking the same
+    # one again for ever.
+    refused: list[str] = []
+    refused_at = -1
     while True:
         loaded = await svc.store.matches.get_revised(match_id)
         if loaded is None:
@@ -354,33 +362,31 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
         seat = match.to_move
         if seat is None or not seat.is_ai:
             break
-        for chat in match.chats():
-            with contextlib.suppress(TelegramError):
-                await bot.send_chat_action(chat, ChatAction.TYPING)
+        if match.version != refused_at:
+            refused = []
         assert seat.level is not None
-        budget = clocks.think_budget(match, svc.clock())  # the bot plays on its own time
-        thinking = asyncio.ensure_future(
-            svc.ai.choose(match.game.to_json(), seat.level, seed=match.version, budget=budget)
-        )
-        try:
-            move, _spent = await asyncio.wait_for(
-                asyncio.shield(thinking), svc.settings.ai_show_after
-            )
-        except TimeoutError:
-            # A long think: show the person's own move now (the caption says it is the bot's
-            # turn) rather than leave their last board as it was until the bot has moved.
-            try:
-                await refresh(svc, bot, match_id)
-            finally:
-                move, _spent = await thinking
+        if refused:
+            move = _another_move(match, refused)
+        else:
+            move = await _think(svc, bot, match_id, match, seat.level)
         if lease.lost:
             log.warning("AI turn for match %s was taken over; its late move is dropped", match_id)
             return None
         outcome = await act(
             svc, match_id, None, AIMove(match.game.turn, move), version=match.version
         )
-        # Refused: someone else changed the match meanwhile; look again either way (the
-        # next round ends the turn when a human is to move or the match is over).
+        # Refused: someone else changed the match meanwhile, or the move itself was (the
+        # next round tells them apart by the version); look again either way (the next
+        # round ends the turn when a human is to move or the match is over).
+        if outcome.refused is not None:
+            log.warning(
+                "the bot's move %r in match %s was refused: %s",
+                move,
+                match_id,
+                outcome.refused.text,
+            )
+            refused.append(move)
+            refused_at = match.version
         for effect in outcome.effects:  # the bot's own Dots STOP says why in a line
             if isinstance(effect, Say) and outcome.match is not None:
                 await _say(bot, effect, outcome.match)
@@ -390,6 +396,37 @@ async def _ai_moves(svc: Services, bot: Bot, match_id: str, lease: storage.Lease
     if match.status == "finished":
         await finished(svc, bot, match_id)
     return rev
+
+
+async def _think(svc: Services, bot: Bot, match_id: str, match: Match, level: str) -> str:
+    """The AI's move for ``match``, shown as typing; a long think shows the person's own
+    move first (the caption says it is the bot's turn) rather than leave their last board."""
+    for chat in match.chats():
+        with contextlib.suppress(TelegramError):
+            await bot.send_chat_action(chat, ChatAction.TYPING)
+    budget = clocks.think_budget(match, svc.clock())  # the bot plays on its own time
+    thinking = asyncio.ensure_future(
+        svc.ai.choose(match.game.to_json(), level, seed=match.version, budget=budget)
+    )
+    try:
+        move, _spent = await asyncio.wait_for(asyncio.shield(thinking), svc.settings.ai_show_after)
+    except TimeoutError:
+        try:
+            await refresh(svc, bot, match_id)
+        finally:
+            move, _spent = await thinking
+    return move
+
+
+def _another_move(match: Match, refused: list[str]) -> str:
+    """A legal move the table has not refused at this state, chosen by the version (one
+    seed, one choice: replicas agree); after ``MOST_REFUSED`` refusals the turn fails and
+    is tried again later (``FAILED_RETRY``) rather than spin."""
+    game = match.game
+    left = [m for m in (game.format_move(m) for m in game.legal_moves()) if m not in refused]
+    if not left or len(refused) >= MOST_REFUSED:
+        raise RuntimeError(f"the bot's moves were refused {len(refused)} times at one state")
+    return random.Random(match.version * 1009 + len(refused)).choice(left)
 
 
 async def finished(svc: Services, bot: Bot, match_id: str) -> None:
