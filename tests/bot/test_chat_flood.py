@@ -157,13 +157,19 @@ async def test_a_flood_in_one_group_stalls_no_other_chat(
         for u, b in zip(others, boards, strict=True)
     ]
     stale: list[float] = []
-    while time.monotonic() < flood_ends - 2:
+    # Rounds go on while another one would still end inside the flood, by the longest round
+    # so far twice over: a busy machine stretches a round well past its 1 s pause.
+    longest = 1.0
+    while time.monotonic() + 2 * longest < flood_ends:
+        round_started = time.monotonic()
         await _group_move(app, group, players, match_id)
         started = time.perf_counter()  # a tap on the group's outdated board: answered too
         popup = await bob.press_button(*buttons(board, "p")[0], board, settle=False, answered=True)
         stale.append(time.perf_counter() - started)
         assert popup is not None and popup.answered
         await asyncio.sleep(1.0)
+        longest = max(longest, time.monotonic() - round_started)
+    assert stale, "the flood ended before a single round"
     latest = (await _stored(app, match_id)).version
     assert time.monotonic() < flood_ends
     held = version(await message(group, board.message_id))
