@@ -30,9 +30,9 @@ async def test_the_bot_plays_another_move_when_its_own_is_refused(
         # bot's turn. Its first choice there is refused every time it is tried, unless it
         # is the only move left.
         bots_turn = len(drawing.curves) // 2 % 2 == 1
-        if bots_turn and len(sprouts_game._table(drawing).moves) > 1:
-            if first_tried.setdefault(drawing.content, move) == move:
-                raise RoutingError(f"no room for {move} (test)")
+        choice = bots_turn and len(sprouts_game._table(drawing).moves) > 1
+        if choice and first_tried.setdefault(drawing.content, move) == move:
+            raise RoutingError(f"no room for {move} (test)")
         return real(drawing, move)
 
     monkeypatch.setattr(sprouts_game, "_router", router)
