@@ -51,17 +51,18 @@ def stand_in(
     place holds ``cursor`` (the selection a step button carried)."""
     seats = [Seat(None, opponent), Seat(None, opponent)]
     seats[puzzle.turn] = Seat(user, name)
+    game = puzzle.start()
     match = Match(
         id=puzzle.id,
         kind=puzzle.game,
-        options={},
+        options=dict(game.options),  # the title names them: "Sprouts · 7 spots"
         players=len(seats),
         seats=seats,
         status="active",
         places=[Place(chat=user, lang=lang, cursor=cursor or Cursor())],
         lang=lang,
     )
-    match.attach(puzzle.start())
+    match.attach(game)
     return match
 
 

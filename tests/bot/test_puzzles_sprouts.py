@@ -15,9 +15,16 @@ from PIL import Image, ImageChops
 from bot.i18n import Text, t
 from bot.match.ui.sprouts import spoken
 from engine.puzzles import Puzzle
+from engine.sprouts import Game
 from playground.client import MessageView, Popup, UserHandle
 from tests.bot.test_puzzles import WORDS, board_now, puzzle_board
 from tests.fixtures.playground import ScenarioClient
+
+
+def sprouts_game(p: Puzzle) -> Game:
+    game = p.start()
+    assert isinstance(game, Game)
+    return game
 
 
 def spot_button(board: MessageView, spot: int) -> tuple[int, int]:
@@ -30,7 +37,7 @@ def spot_button(board: MessageView, spot: int) -> tuple[int, int]:
     raise AssertionError(f"no button for spot {spot} on {board.button_texts}")
 
 
-async def _tap(user: UserHandle, board: MessageView, at: tuple[int, int]) -> MessageView:
+async def step(user: UserHandle, board: MessageView, at: tuple[int, int]) -> MessageView:
     popup = await user.press_button(*at, board)
     assert popup is not None and popup.text == "", popup  # a step: no popup, the board redrawn
     return await board_now(user, board)
@@ -41,25 +48,25 @@ async def play_curve(
 ) -> Popup:
     """Choose ``notation`` on the puzzle's keyboard: its two spots, then (when several curves
     join them) flip back with ◀ to it, which wraps from the first to the last, and play it."""
-    game = p.start()
+    game = sprouts_game(p)
     move = game.parse_move(notation)
     curves = [game.format_move(m) for m in game.moves_between(move.a, move.b)]
     k, n = curves.index(notation), len(curves)
-    board = await _tap(user, board, spot_button(board, move.a))
+    board = await step(user, board, spot_button(board, move.a))
     assert t(lang, Text("sprouts.pick_second", a=move.a)) in (board.caption or "")
     if n == 1:  # one curve only: the second spot is the answer
         popup = await user.press_button(*spot_button(board, move.b), board)
         assert popup is not None
         return popup
     before = await user.private.photo(board)
-    board = await _tap(user, board, spot_button(board, move.b))
+    board = await step(user, board, spot_button(board, move.b))
     assert "1/" + str(n) in _labels(board)
     assert ImageChops.difference(
         Image.open(io.BytesIO(before)).convert("RGB"),
         Image.open(io.BytesIO(await user.private.photo(board))).convert("RGB"),
     ).getbbox(), "the first curve's preview is drawn on the picture"
     for i in range(n - k):
-        board = await _tap(user, board, _find(board, "◀"))
+        board = await step(user, board, _find(board, "◀"))
         assert f"{(-1 - i) % n + 1}/{n}" in _labels(board), "◀ wraps around"
     said = t(lang, spoken(move))
     assert said in (board.caption or ""), (said, board.caption)
@@ -70,7 +77,7 @@ async def play_curve(
 
 def curves(p: Puzzle, notation: str) -> int:
     """How many curves join the two spots of ``notation``."""
-    game = p.start()
+    game = sprouts_game(p)
     move = game.parse_move(notation)
     return len(game.moves_between(move.a, move.b))
 
@@ -120,7 +127,7 @@ async def test_a_sprouts_puzzle_solved_after_a_wrong_curve(pg: ScenarioClient, l
     before, now = _ratings(lang, caption)
     assert now < before == 1500, caption  # the first answer is rated: the puzzle won
     assert t(lang, Text("puzzle.retry")) in caption
-    first = p.start()
+    first = sprouts_game(p)
     spots = [s.number for s in first.drawing.spots if s.lives and first.joinable(s.number)]
     for spot in spots:  # the keyboard is back at its first step
         spot_button(after, spot)
@@ -149,7 +156,7 @@ async def test_a_sprouts_puzzle_solved_after_a_wrong_curve(pg: ScenarioClient, l
 
 
 def spoken_of(p: Puzzle, notation: str) -> Text:
-    return spoken(p.start().parse_move(notation))
+    return spoken(sprouts_game(p).parse_move(notation))
 
 
 async def test_bad_steps_and_typed_text_change_nothing(pg: ScenarioClient) -> None:
@@ -159,7 +166,7 @@ async def test_bad_steps_and_typed_text_change_nothing(pg: ScenarioClient) -> No
     await alice.send("/puzzle sprouts")
     # the only curve between two spots: the second spot's button is the answer
     board, p, attempt = await served(alice, "en", lambda p: curves(p, p.accepted[0]) == 1)
-    game = p.start()
+    game = sprouts_game(p)
     a = game.parse_move(p.accepted[0]).a
     dead = next((s.number for s in game.drawing.spots if not s.lives), 99)
     for data, says in (
