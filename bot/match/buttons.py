@@ -111,6 +111,9 @@ RULES = Kind("rules", "R", field="game", subject="anyone")
 
 # -- /puzzle: ``<op>:<puzzle id>:<attempt>[:<code>]`` (the attempt makes an older board stale) -
 PUZZLE_PLAY = Kind("puzzle_play", "z", field="code", subject="puzzle")
+# A keyboard step on a puzzle's board (a Рассада selection): ``<selection>=<step>``, the
+# selection the board was drawn with (a puzzle board keeps no cursor anywhere else).
+PUZZLE_STEP = Kind("puzzle_step", "zc", field="step", subject="puzzle")
 PUZZLE_HINT = Kind("puzzle_hint", "zh", subject="puzzle")
 PUZZLE_NEXT = Kind("puzzle_next", "zn", subject="puzzle")
 
@@ -141,6 +144,7 @@ KINDS: tuple[Kind, ...] = (
     LANGUAGE,
     RULES,
     PUZZLE_PLAY,
+    PUZZLE_STEP,
     PUZZLE_HINT,
     PUZZLE_NEXT,
 )
@@ -190,11 +194,17 @@ class On:
 @dataclass(frozen=True)
 class PuzzleOn(On):
     """The buttons of a puzzle's board: a game UI's move buttons (``on(PLAY, code)``) answer
-    the puzzle (``match`` is its id, ``version`` the person's attempt); info buttons stay."""
+    the puzzle (``match`` is its id, ``version`` the person's attempt); its keyboard steps
+    (``on(STEP, op)``) carry ``selection``, the packed cursor the board was drawn with, so
+    the step is applied to it; info buttons stay."""
+
+    selection: str = ""
 
     def __call__(self, kind: Kind, value: str = "") -> str:
         if kind is PLAY:
             kind = PUZZLE_PLAY
+        elif kind is STEP:
+            kind, value = PUZZLE_STEP, f"{self.selection}={value}"
         elif kind is not INFO:
             raise ValueError(f"a puzzle board has no {kind.name} button")
         return kind.data(self.match, self.version, value)

@@ -2,47 +2,73 @@
 tap read as a move, the next puzzle at the person's level, and the words of each step.
 
 A puzzle is shown through a stand-in :class:`Match` (the puzzle's position, the person in
-the seat to move), so the game UI's keyboard (:mod:`bot.match.ui`) and the board picture are
-the ones matches use; only its buttons' wire form differs (:class:`buttons.PuzzleOn`).
+the seat to move), so the game UI's keyboard (:mod:`bot.match.ui`), its selection steps (a
+Рассада spot → spot → curve) and the board picture are the ones matches use; only its
+buttons' wire form differs (:class:`buttons.PuzzleOn`). A puzzle keeps no cursor: each step
+button carries the selection it was drawn with (:func:`pack`), and the step is applied to it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
 
 from bot.i18n import Text
 from bot.match import ui
 from bot.match.actions import Refused
 from bot.match.buttons import PUZZLE_HINT, PUZZLE_NEXT, PuzzleOn
-from bot.match.model import Match, Place, Seat
-from bot.match.ui import Button, Keyboard
+from bot.match.model import Cursor, Match, Place, Seat
+from bot.match.ui import Button, Keyboard, PictureView
 from engine.puzzles import Puzzle
 
 NEAREST = 5  # the next puzzle is drawn from this many unsolved ones nearest the person's level
+_PART = re.compile(r"^([a-z]{1,3})(-?\d{1,3})$")  # one packed cursor entry: "a3", "i-1"
 
 
-def stand_in(puzzle: Puzzle, user: int, name: str, opponent: str, lang: str) -> Match:
-    """The puzzle's position as an active match: ``user`` sits in the seat to move."""
+def pack(cursor: Cursor) -> str:
+    """A selection in a step button's data: its whole-number entries, ``a3,b5,i1``."""
+    items = sorted((k, v) for k, v in cursor.items() if type(v) is int)
+    return ",".join(f"{k}{v}" for k, v in items if _PART.match(f"{k}{v}"))
+
+
+def unpack(step: str) -> tuple[Cursor, str]:
+    """A step button's value → the selection it was drawn with and the step; Refused for data
+    no board of ours carries (the selection's meaning is checked by the game UI)."""
+    packed, sep, op = step.partition("=")
+    parts = [_PART.match(x) for x in packed.split(",")] if packed else []
+    if not sep or not op or not all(parts):
+        raise Refused("err.bad_button")
+    raw: dict[str, Any] = {m.group(1): int(m.group(2)) for m in parts if m is not None}
+    return cast(Cursor, raw), op
+
+
+def stand_in(
+    puzzle: Puzzle, user: int, name: str, opponent: str, lang: str, cursor: Cursor | None = None
+) -> Match:
+    """The puzzle's position as an active match: ``user`` sits in the seat to move, its one
+    place holds ``cursor`` (the selection a step button carried)."""
     seats = [Seat(None, opponent), Seat(None, opponent)]
     seats[puzzle.turn] = Seat(user, name)
+    game = puzzle.start()
     match = Match(
         id=puzzle.id,
         kind=puzzle.game,
-        options={},
+        options=dict(game.options),  # the title names them: "Sprouts · 7 spots"
         players=len(seats),
         seats=seats,
         status="active",
-        places=[Place(chat=user, lang=lang)],
+        places=[Place(chat=user, lang=lang, cursor=cursor or Cursor())],
         lang=lang,
     )
-    match.attach(puzzle.start())
+    match.attach(game)
     return match
 
 
 def board_keyboard(match: Match, attempt: int) -> Keyboard:
-    """The game's move buttons for the puzzle, then Hint and Skip."""
-    on = PuzzleOn(match.id, attempt)
+    """The game's move buttons for the puzzle at its selection, then Hint and Skip."""
+    on = PuzzleOn(match.id, attempt, pack(match.places[0].cursor))
     rows = ui.get(match.kind).move_rows(match, match.places[0], on)
     return [
         *rows,
@@ -55,6 +81,32 @@ def board_keyboard(match: Match, attempt: int) -> Keyboard:
 
 def next_keyboard(puzzle_id: str, attempt: int) -> Keyboard:
     return [[Button(Text("puzzle.btn.next"), PUZZLE_NEXT.data(puzzle_id, attempt))]]
+
+
+def step(match: Match, op: str) -> str | None:
+    """A keyboard step on the puzzle's board (Refused if it makes no sense here); the move in
+    the engine's notation when the selection leaves only one (it is the answer, as a match
+    plays it), else None and the board is drawn again."""
+    game_ui, place = ui.get(match.kind), match.places[0]
+    game_ui.cursor(match, place, op)
+    move = game_ui.auto_move(match, place)
+    return None if move is None else str(match.game.format_move(move))
+
+
+def picture_view(match: Match) -> PictureView:
+    """What the game UI adds to the puzzle's picture for its selection (a curve's preview)."""
+    return ui.get(match.kind).picture_view(match, match.places[0])
+
+
+def selection_line(match: Match) -> list[Text]:
+    """The caption line about the selection in progress ("now the second spot…"), if any."""
+    hint = ui.get(match.kind).hint(match, match.places[0])
+    return [] if hint is None else [hint]
+
+
+def said(match: Match, notation: str) -> Text | str:
+    """A move as captions say it (Рассада in words: "3–5, round 4")."""
+    return ui.get(match.kind).say_move(match, match.game.parse_move(notation))
 
 
 def read_move(match: Match, code: str) -> str:
@@ -92,11 +144,25 @@ def margin(value: int) -> Text:
     return Text(key, boxes=Text("count.boxes_margin", n=abs(value)))
 
 
+def win_or_loss(value: int) -> Text:
+    """A Рассада value (+1, -1 for the player to move) as words."""
+    return Text("puzzle.win" if value > 0 else "puzzle.loss")
+
+
+# Each game's values in words: net boxes, or who wins.
+_OUTCOMES: dict[str, Callable[[int], Text]] = {"boxes": margin, "sprouts": win_or_loss}
+
+
+def outcome(game: str, value: int) -> Text:
+    """A position's value for the player to move, as that game's captions say it."""
+    return _OUTCOMES[game](value)
+
+
 def task(puzzle: Puzzle, rating: float) -> list[Text]:
     """The caption of a fresh puzzle: what it is and what to find."""
     return [
         Text("puzzle.title", id=puzzle.id, game=Text(f"game.{puzzle.game}"), rating=round(rating)),
-        Text("puzzle.goal", net=margin(puzzle.value)),
+        Text(f"puzzle.goal.{puzzle.game}", net=outcome(puzzle.game, puzzle.value)),
     ]
 
 
@@ -107,9 +173,19 @@ def rating_line(before: float, after: float, rated: bool) -> Text:
     return Text("puzzle.rating", before=round(before), after=round(after), delta=f"{delta:+d}")
 
 
-def wrong(move: str, got: int, best: int) -> Text:
-    return Text("puzzle.wrong", move=move, got=margin(got), best=margin(best))
+def wrong(puzzle: Puzzle, move: Text | str, got: int) -> Text:
+    """Why a move is not the answer: what best play leaves the player after it."""
+    game = puzzle.game
+    return Text(
+        f"puzzle.wrong.{game}",
+        move=move,
+        got=outcome(game, got),
+        best=outcome(game, puzzle.value),
+    )
 
 
-def solved(move: str, best: int, streak: int) -> list[Text]:
-    return [Text("puzzle.solved", move=move, net=margin(best)), Text("puzzle.streak", n=streak)]
+def solved(puzzle: Puzzle, move: Text | str, streak: int) -> list[Text]:
+    return [
+        Text(f"puzzle.solved.{puzzle.game}", move=move, net=outcome(puzzle.game, puzzle.value)),
+        Text("puzzle.streak", n=streak),
+    ]

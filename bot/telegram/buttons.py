@@ -227,6 +227,7 @@ ROUTES: dict[buttons.Kind, Route] = {
     buttons.RULES: rules.button,
     buttons.BRING: games.bring,
     buttons.PUZZLE_PLAY: puzzles.tap,
+    buttons.PUZZLE_STEP: puzzles.tap,
     buttons.PUZZLE_HINT: puzzles.tap,
     buttons.PUZZLE_NEXT: puzzles.tap,
 }

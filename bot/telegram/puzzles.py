@@ -1,5 +1,6 @@
 """/puzzle in a private chat: the next puzzle at the person's level as a board picture with
-the game's own keyboard; a right move → "solved", the rating change and Next; a wrong one →
+the game's own keyboard (a Рассада move is chosen in steps, spot → spot → curve, each step
+drawing the board again); a right move → "solved", the rating change and Next; a wrong one →
 the reason, and the board stays to try again; Hint and Skip.
 
 Every tap names the puzzle and the person's attempt (:mod:`bot.match.buttons`); a tap on any
@@ -23,8 +24,9 @@ from bot import rules as pages
 from bot.i18n import Text, t
 from bot.match import puzzle as flow
 from bot.match.actions import Refused
-from bot.match.buttons import PUZZLE_HINT, PUZZLE_NEXT, PUZZLE_PLAY, Tap
-from bot.match.model import Match
+from bot.match.buttons import PUZZLE_HINT, PUZZLE_NEXT, PUZZLE_PLAY, PUZZLE_STEP, Tap
+from bot.match.model import Cursor, Match
+from bot.match.ui import PictureView
 from bot.telegram.common import Context, Langs, asker, reply, svc_of
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
@@ -33,9 +35,8 @@ from storage.puzzles import Stale
 
 log = logging.getLogger(__name__)
 DEFAULT_GAME = "boxes"
-# The games whose puzzles the bot serves: a bank may ship before its game's puzzle board
-# does (Рассада's, engine/puzzles/data/sprouts.json.gz, waits for its keyboard here).
-SERVED = ("boxes",)
+# The games whose puzzles the bot serves (a bank may ship before its game's puzzle board).
+SERVED = ("boxes", "sprouts")
 
 
 async def command(update: Update, context: Context) -> None:
@@ -87,6 +88,16 @@ async def serve(
         log.info("puzzle %s not shown to %s: %s", chosen.id, user, e)
 
 
+async def in_hand(svc: Services, user: int) -> Puzzle | None:
+    """The puzzle the person is solving now, if any (a typed move is pointed to its board)."""
+    for game in SERVED:
+        state = await svc.store.puzzles.state(user, game)
+        found = None if state.puzzle is None or state.done else engine.puzzles.find(state.puzzle)
+        if found is not None:
+            return found
+    return None
+
+
 async def tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
     """A puzzle button: a move, Hint, or Next/Skip."""
     query = update.callback_query
@@ -118,8 +129,49 @@ async def tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
         await _popup(query, langs.own, Text("puzzle.stale"))
     elif tap.kind is PUZZLE_HINT:
         await _hint(svc, query, found, tap, langs)
+    elif tap.kind is PUZZLE_STEP:
+        await _step(svc, query, found, tap, langs)
     elif tap.kind is PUZZLE_PLAY:
-        await _answer(svc, query, found, tap, langs)
+        match = _stand_in(found, user.id, user.full_name, langs.here)
+        try:
+            move = flow.read_move(match, tap.value)
+        except Refused as r:
+            await _popup(query, langs.own, r.text)
+            return
+        await _answer(svc, query, found, tap, langs, move)
+
+
+async def _step(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs: Langs) -> None:
+    """A keyboard step: the board drawn again at the new selection, or, when the selection
+    leaves one move only, that move as the answer."""
+    user, lang = query.from_user, langs.here
+    try:
+        cursor, op = flow.unpack(tap.value)
+        match = _stand_in(p, user.id, user.full_name, lang, cursor)
+        shown = flow.picture_view(match)
+        move = flow.step(match, op)
+    except Refused as r:
+        await _popup(query, langs.own, r.text)
+        return
+    if move is not None:
+        await _answer(svc, query, p, tap, langs, move)
+        return
+    await _popup(query, langs.own, None)
+    task = flow.task(p, await _rating_of(svc, p))
+    caption = _lines(lang, [*task, *flow.selection_line(match)])
+    keyboard = markup(flow.board_keyboard(match, tap.version), lang)
+    view = flow.picture_view(match)
+    with contextlib.suppress(TelegramError):
+        if view == shown:  # the same picture (no preview, or the same one): words and keys
+            await query.edit_message_caption(
+                caption, parse_mode=ParseMode.HTML, reply_markup=keyboard
+            )
+            return
+        png = await _picture(match, lang, p)
+        await query.edit_message_media(
+            InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML),
+            reply_markup=keyboard,
+        )
 
 
 async def _hint(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs: Langs) -> None:
@@ -133,19 +185,16 @@ async def _hint(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs:
         await query.answer(text, show_alert=True)
 
 
-async def _answer(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs: Langs) -> None:
+async def _answer(
+    svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs: Langs, move: str
+) -> None:
+    """A move (engine notation) given as the answer: solved, or the reason and a retry."""
     user, lang = query.from_user, langs.here
-    match = _stand_in(p, user.id, user.full_name, lang)
-    try:
-        move = flow.read_move(match, tap.value)
-    except Refused as r:
-        await _popup(query, langs.own, r.text)
-        return
     verdict = p.judge(move)
     if verdict is None:
         await _popup(query, langs.own, Text("err.bad_button"))
         return
-    start = p.rating
+    start, shown = p.rating, await _rating_of(svc, p)
     try:
         answer = await svc.store.puzzles.answer(
             user.id, p.game, p.id, tap.version, solved=verdict.solved, start_rating=start
@@ -153,38 +202,51 @@ async def _answer(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, lang
     except Stale:
         await _popup(query, langs.own, Text("puzzle.stale"))
         return
+    match = _stand_in(p, user.id, user.full_name, lang)
+    said = flow.said(match, move)
     rating = flow.rating_line(answer.before.rating, answer.after.rating, answer.rated)
-    title = flow.task(p, start)[0]
+    title = flow.task(p, shown)[0]
     if verdict.solved:
         await _popup(query, langs.own, Text("puzzle.popup.solved"))
-        match.game.play(match.game.parse_move(move))
-        caption = _lines(lang, [title, *flow.solved(move, verdict.best, answer.state.streak)])
-        caption += "\n" + t(lang, rating)
-        png = await _picture(match, lang, p, solved=True)
+        caption = _lines(lang, [title, *flow.solved(p, said, answer.state.streak), rating])
+        png = await _picture(match, lang, p, played=move)
         keyboard = markup(flow.next_keyboard(p.id, tap.version), lang)
-        with contextlib.suppress(TelegramError):
-            await query.edit_message_media(
-                InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML),
-                reply_markup=keyboard,
-            )
-        return
-    await _popup(query, langs.own, Text("puzzle.popup.wrong"))
-    lines = [title, flow.wrong(move, verdict.got, verdict.best), rating, Text("puzzle.retry")]
+    else:
+        await _popup(query, langs.own, Text("puzzle.popup.wrong"))
+        lines = [title, flow.wrong(p, said, verdict.got), rating, Text("puzzle.retry")]
+        caption = _lines(lang, lines)
+        png = await _picture(match, lang, p)  # the board as it was: no curve's preview left
+        keyboard = markup(flow.board_keyboard(match, tap.version), lang)
     with contextlib.suppress(TelegramError):
-        await query.edit_message_caption(
-            _lines(lang, lines),
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup(flow.board_keyboard(match, tap.version), lang),
+        await query.edit_message_media(
+            InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML),
+            reply_markup=keyboard,
         )
 
 
-def _stand_in(p: Puzzle, user: int, name: str, lang: str) -> Match:
-    return flow.stand_in(p, user, name, t(lang, "puzzle.opponent"), lang)
+async def _rating_of(svc: Services, p: Puzzle) -> float:
+    """The puzzle's live rating (its start until it is first rated), as its title shows it."""
+    return (await svc.store.puzzles.ratings(p.game)).get(p.id, p.rating)
 
 
-async def _picture(match: Match, lang: str, p: Puzzle, *, solved: bool = False) -> bytes:
-    status = t(lang, "puzzle.picture.solved" if solved else "puzzle.picture", id=p.id)
-    return await asyncio.to_thread(pictures.board_png, match, {"lang": lang, "status": status})
+def _stand_in(p: Puzzle, user: int, name: str, lang: str, cursor: Cursor | None = None) -> Match:
+    return flow.stand_in(p, user, name, t(lang, "puzzle.opponent"), lang, cursor)
+
+
+async def _picture(match: Match, lang: str, p: Puzzle, *, played: str | None = None) -> bytes:
+    """The puzzle's board at its selection, or after ``played`` (the answer) is drawn; in a
+    worker thread, as a Рассада curve takes a while to route and a picture to draw."""
+
+    def draw() -> bytes:
+        if played is not None:
+            match.game.play(match.game.parse_move(played))
+        key = "puzzle.picture" if played is None else "puzzle.picture.solved"
+        view: PictureView = {"lang": lang, "status": t(lang, key, id=p.id)}
+        if played is None:
+            view.update(flow.picture_view(match))
+        return pictures.board_png(match, view)
+
+    return await asyncio.to_thread(draw)
 
 
 def _lines(lang: str, texts: list[Text]) -> str:

@@ -1,6 +1,6 @@
 """/puzzle on the playground page in a real headless Chromium at phone size (412×915): the
-fresh puzzle and the board after a wrong answer. SCREENS=docs/screens keeps the screenshots
-(the README shows them)."""
+fresh puzzle and the board after a wrong answer; a Рассада puzzle with a curve previewed.
+SCREENS=docs/screens keeps the screenshots (the README shows them)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from bot.i18n import Text, t
 from bot.match.puzzle import margin
 from tests.bot.test_puzzles import play_move, puzzle_board
+from tests.bot.test_puzzles_sprouts import curves, served, spot_button, step
 from tests.fixtures.playground import ScenarioClient
 from tests.playground.browser import chromium_missing, keep_screens, phone_chat
 from tests.playground.test_browser import cut_buttons
@@ -40,3 +41,23 @@ async def test_puzzle_on_a_phone(pg: ScenarioClient, tmp_path: Path, lang: str) 
         await page.screenshot(shots[1])
         assert t(lang, Text("puzzle.retry")) in await page.bot_messages().last.inner_text()
         keep_screens(shots)
+
+
+async def test_sprouts_puzzle_on_a_phone(pg: ScenarioClient, tmp_path: Path) -> None:
+    """Its two spots chosen, the second of several curves dashed on the picture."""
+    await pg.set_limits(enabled=False)
+    alice = await pg.user("alice", "en", "Alice")
+    async with phone_chat(pg.url, "alice", tmp_path / "failure.png") as page:
+        await page.send("/puzzle sprouts")
+        await page.wait_for_bot(t("en", "puzzle.btn.hint"))
+        board, p, _ = await served(alice, "en", lambda p: curves(p, p.wrong) > 2)
+        move = p.start().parse_move(p.wrong)
+        board = await step(alice, board, spot_button(board, move.a))
+        board = await step(alice, board, spot_button(board, move.b))
+        await step(alice, board, (board.find_button("▶").row, board.find_button("▶").col))
+        await page.wait_for_bot(f"Curve 2 of {curves(p, p.wrong)}")
+        await page.page.wait_for_timeout(300)  # the picture has loaded
+        shot = tmp_path / "puzzle-sprouts-en.png"
+        await page.screenshot(shot)
+        assert await cut_buttons(page) == []
+        keep_screens([shot])
