@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import engine
 import render
 from bot import pictures
 from bot.i18n import Text, t
@@ -145,12 +146,22 @@ def match_of(kind: str, options: dict[str, Any], level: str | None, names: list[
     return match
 
 
+# A game's positions after its first moves, by (kind, options, plies before, moves): the
+# matches that differ only by their seats (levels, names) share them, reloaded from the
+# record instead of played again (a Рассада move routes its curve: most of the tests' time).
+_PLAYED: dict[tuple[str, str, int, int], dict[str, Any]] = {}
+
+
 def play(match: Match, moves: int) -> None:
-    game = match.game
-    for _ in range(moves):
-        if game.over:
-            break
-        game.play(game.legal_moves()[0])
+    key = (match.kind, repr(sorted(match.options.items())), match.game.ply, moves)
+    if key not in _PLAYED:
+        game = match.game
+        for _ in range(moves):
+            if game.over:
+                break
+            game.play(game.legal_moves()[0])
+        _PLAYED[key] = game.to_json()
+    match.attach(engine.load(_PLAYED[key]))
 
 
 def headers(lang: str, names: list[str]) -> Iterator[tuple[Match, Any, render.HeaderText]]:
