@@ -157,7 +157,7 @@ def ai_section(full: bool) -> list[Table]:
     per = 12 if full else 4
     t = Table(
         "AI think time per move (the bot's time limits, AI_TIME_SCALE=1)",
-        ["board", "level", "moves", "p50 ms", "p90 ms", "max ms", "limit ms"],
+        ["board", "level", "moves", "p50 ms", "p95 ms", "max ms", "limit ms"],
     )
     t.command = f"python -m bench.ai_times --positions {per}"
     for r in ai_times.measure(per, log=lambda line: print(line, flush=True)):
@@ -167,7 +167,7 @@ def ai_section(full: bool) -> list[Table]:
             row["level"],
             row["moves"],
             1000 * row["p50 s"],
-            1000 * row["p90 s"],
+            1000 * row["p95 s"],
             1000 * row["max s"],
             1000 * row["limit s"],
         )
