@@ -8,8 +8,10 @@ solved endgames) — on
 positions spread over a game: random legal play to 0 %, 10 %, … of the board's moves (a
 position is the record a worker gets, so a move's time includes replaying it). Prints
 p50 / p95 / max per game and level, and whether the slowest move stayed within the level's
-limit + 10 % (the issues' bound). One process, one move at a time; on a shared machine the
-wall times include waiting for a core.
+limit + 10 % (the issues' bound). ``--budget S`` plays each move on a clock that leaves it
+``S`` seconds (the bot's tightest is 0.05: ``bot.match.clocks.think_budget``), ``--games dots``
+picks games. One process, one move at a time; on a shared machine the wall times include
+waiting for a core.
 """
 
 from __future__ import annotations
@@ -42,11 +44,14 @@ class Times:
     board: str
     level: str
     seconds: list[float]
+    budget: float | None = None  # the bot's clock's share for the move, when it plays on one
 
     @property
     def row(self) -> dict[str, Any]:
         q = summary(self.seconds)
         limit = TIME_LIMITS[self.level]
+        if self.budget is not None:
+            limit = min(limit, self.budget)
         return {
             "board": self.board,
             "level": self.level,
@@ -71,10 +76,19 @@ def positions(kind: str, options: dict[str, Any], moves: int, n: int) -> list[di
     return out
 
 
-def measure(per_level: int, log: Any = print, levels: tuple[str, ...] = LEVELS) -> list[Times]:
-    """Each board's positions through ``think`` at each of ``levels`` the game has."""
+def measure(
+    per_level: int,
+    log: Any = print,
+    levels: tuple[str, ...] = LEVELS,
+    budget: float | None = None,
+    kinds: tuple[str, ...] | None = None,
+) -> list[Times]:
+    """Each board's positions through ``think`` at each of ``levels`` the game has (with
+    ``budget``: on a clock that leaves the move that much; ``kinds``: those games only)."""
     results = []
     for label, kind, options, moves in BOARDS:
+        if kinds is not None and kind not in kinds:
+            continue
         if kind not in engine.GAMES:
             log(f"note: {kind} is not in engine.GAMES yet; no AI times for {label}")
             continue
@@ -85,14 +99,14 @@ def measure(per_level: int, log: Any = print, levels: tuple[str, ...] = LEVELS) 
             spent = []
             for k, state in enumerate(states):
                 t0 = time.perf_counter()
-                think(state, level, seed=k)
+                think(state, level, seed=k, budget=budget)
                 spent.append(time.perf_counter() - t0)
-            result = Times(label, level, spent)
+            result = Times(label, level, spent, budget)
             results.append(result)
             r = result.row
             log(
                 f"{label:12} {level:6} {r['moves']:3} moves  p50 {r['p50 s']:.3f} s  "
-                f"p95 {r['p95 s']:.3f} s  max {r['max s']:.3f} s  (limit {r['limit s']} s: "
+                f"p95 {r['p95 s']:.3f} s  max {r['max s']:.3f} s  (limit {r['limit s']:g} s: "
                 f"{'within' if r['within'] else 'OVER'} +{MARGIN:.0%})"
             )
     return results
@@ -105,13 +119,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", metavar="LEVEL[,LEVEL]", help=f"these levels only, of {','.join(LEVELS)}"
     )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        help="seconds the bot's clock leaves the move (its least: 0.05, bot.match.clocks)",
+    )
+    parser.add_argument("--games", help="comma-separated kinds only (dots, boxes, sprouts)")
     args = parser.parse_args(argv)
     levels = tuple(args.only.split(",")) if args.only else LEVELS
     unknown = [lv for lv in levels if lv not in LEVELS]
     if unknown:
         parser.error(f"unknown levels: {', '.join(unknown)} (levels: {', '.join(LEVELS)})")
     # 8 by default: about 1.5 minutes on a 2-core machine (Точки's expert: 5 s a move)
-    results = measure(args.positions or (4 if args.quick else 8), levels=levels)
+    kinds = tuple(args.games.split(",")) if args.games else None
+    per = args.positions or (4 if args.quick else 8)
+    results = measure(per, levels=levels, budget=args.budget, kinds=kinds)
     return 0 if all(r.row["within"] for r in results) else 1
 
 
