@@ -8,10 +8,13 @@ same number of games with colours alternating; a game is played to the end (full
 the scores decide. ``--start zone``
 is the tournament start (each first move in the central 8×15 zone). Run
 ``python -m bench.dots_arena --help`` for the options; at most ``--workers`` processes
-(default 2) play at once.
+(default 2) play at once. ``--keep DIR`` writes each game there as SGF
+(:mod:`engine.dots.sgf`, players and settings in ``PB``/``PW``/``GC``), so a lost game can be
+replayed and looked at.
 
-The issue's runs: ``--size 20x20 --time 1 --pairs hard:classic-hard,expert:hard`` and
-``--size 38x31 --start zone --time 0.3 --pairs hard:classic-hard`` (40 games each). Expert
+The default is a short look (2 games per pairing, about 2 minutes); the issue's runs:
+``--games 40 --size 20x20 --time 1 --pairs hard:classic-hard,expert:hard`` and
+``--games 40 --size 38x31 --start zone --time 0.3 --pairs hard:classic-hard``. Expert
 gets twice ``--time`` (at most 5 s), as it has twice hard's time by design.
 """
 
@@ -22,8 +25,10 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from bench import quantiles
 from engine.dots import Game, Move
 from engine.dots.ai import (
     BENCH_LEVELS,
@@ -35,6 +40,7 @@ from engine.dots.ai import (
 )
 from engine.dots.game import Start
 from engine.dots.rings import EMPTY
+from engine.dots.sgf import write_sgf
 
 BASELINES = ("random", "greedy")
 
@@ -81,8 +87,12 @@ class Match:
     variants: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[float]]]:
-    """One game to the end; (match, final scores, seconds, plies, each side's think times)."""
+Played = tuple[Match, tuple[int, int], float, int, list[list[float]], str]
+
+
+def play(match: Match) -> Played:
+    """One game to the end; (match, final scores, seconds, plies, each side's think times,
+    the game as SGF)."""
     rng = random.Random(match.seed)
     g = Game(match.width, match.height, start=match.start)
     players = (match.first, match.second)
@@ -109,7 +119,21 @@ def play(match: Match) -> tuple[Match, tuple[int, int], float, int, list[list[fl
                             iterations=its, reuse=match.reuse)  # fmt: skip
         thinks[side].append(time.perf_counter() - t)
         g.play(m)
-    return match, g.scores, time.perf_counter() - t0, g.ply, thinks
+    return match, g.scores, time.perf_counter() - t0, g.ply, thinks, _sgf(g, match)
+
+
+def _sgf(g: Game, match: Match) -> str:
+    how = f"{match.iterations} playouts" if match.iterations else f"{match.time_limit} s"
+    comment = (f"bench.dots_arena seed {match.seed}, {how} a move, start {match.start}"
+               + (", tree reuse" if match.reuse else ""))  # fmt: skip
+    return write_sgf(g, players=(match.first, match.second), comment=comment)
+
+
+def _keep(folder: Path, k: int, match: Match, scores: tuple[int, int], sgf: str) -> None:
+    """The game's SGF as ``NNN-first-second-seedS-B-W.sgf`` (``NNN``: its place in this run,
+    ``B-W`` the final scores)."""
+    name = f"{k:03d}-{match.first}-{match.second}-seed{match.seed}-{scores[0]}-{scores[1]}.sgf"
+    (folder / name).write_text(sgf, encoding="utf-8")
 
 
 def _variant_move(g: Game, match: Match, who: str, rng: random.Random) -> Move:
@@ -140,18 +164,10 @@ def _warm() -> None:
     warm()
 
 
-def quantiles(xs: list[float]) -> str:
-    if not xs:
-        return "-"
-    xs = sorted(xs)
-    at = lambda q: xs[min(len(xs) - 1, int(q * len(xs)))]  # noqa: E731
-    return f"p50 {at(0.5):.3f}s p95 {at(0.95):.3f}s max {xs[-1]:.3f}s"
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", default="20x20", help="board WxH (default 20x20)")
-    ap.add_argument("--games", type=int, default=40, help="games per pairing (default 40)")
+    ap.add_argument("--games", type=int, default=2, help="games per pairing (default 2)")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     ap.add_argument("--time", type=float, default=0.15, help="the levels' seconds per move")
     ap.add_argument(
@@ -174,14 +190,14 @@ def main() -> None:
         "--skip", type=int, default=0, help="start at game K of the series (a run that goes on)"
     )
     ap.add_argument("--progress", action="store_true", help="print each game as it ends")
+    ap.add_argument("--keep", type=Path, metavar="DIR", help="write each game to DIR as SGF")
     ap.add_argument("--start", default="free", choices=("free", "zone"), help="first moves")
     ap.add_argument(
         "--pairs",
-        default="hard:classic-hard,hard:greedy,medium:greedy,easy:greedy,easy:random,"
-        "hard:medium,medium:easy",
-        help="comma-separated A:B pairings",
+        default="hard:classic-hard,hard:greedy,medium:greedy,easy:random",
+        help="comma-separated A:B pairings (the default, 2 games each: about 2 minutes)",
     )
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     variants: dict[str, dict[str, Any]] = {}
@@ -208,9 +224,13 @@ def main() -> None:
     results: dict[tuple[str, str], list[int]] = {p: [0, 0, 0] for p in pairs}  # type: ignore[misc]
     seconds: dict[tuple[str, str], float] = dict.fromkeys(pairs, 0.0)  # type: ignore[arg-type]
     margin: dict[tuple[str, str], int] = dict.fromkeys(pairs, 0)  # type: ignore[arg-type]
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers, initializer=_warm) as pool:
-        for match, scores, secs, _plies, times in pool.map(play, matches):
+        for k, (match, scores, secs, _plies, times, sgf) in enumerate(pool.map(play, matches)):
+            if args.keep is not None:
+                _keep(args.keep, k, match, scores, sgf)
             for side, who in enumerate((match.first, match.second)):
                 thinks.setdefault(who, []).extend(times[side])
             key = next(p for p in pairs if {match.first, match.second} == set(p))
@@ -231,7 +251,7 @@ def main() -> None:
             f"({seconds[(a, b)] / n:6.1f} s/game)"
         )
     for who, xs in sorted(thinks.items()):
-        print(f"think time {who:>8}: {quantiles(xs)} over {len(xs)} moves")
+        print(f"think time {who:>8}: {quantiles.line(xs)} over {len(xs)} moves")
     print(f"total {time.perf_counter() - t0:.0f} s")
 
 

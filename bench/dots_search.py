@@ -12,6 +12,13 @@ with the referee's board). Issue target: ≥ 20,000 playouts/s on 20×20 at 100 
 the classic hard level's. Timings on a shared machine are noisy: both sides are measured in turn in
 the same run, in CPU seconds of this process. ``python -m bench.dots_search --help`` for the
 options; the think time per move at the bot's limits is ``python -m bench.ai_times``.
+
+``--profile`` prints where a playout's time goes instead. The playout is one compiled kernel,
+which neither cProfile nor a clock can look into, so the phases are timed by replaying the very
+playouts recorded: their moves placed and undone (the board), the same with the policy's
+capture and block reads before each move (``engine.dots.search._tactic``: the difference is
+the tactics), and the rest of the playout's time is its other steps (the shuffle of the free
+points, the random draws, the answers next to the last dot and the base tests).
 """
 
 from __future__ import annotations
@@ -25,8 +32,8 @@ from numba import njit
 
 from engine.dots import Game
 from engine.dots import ai as old
-from engine.dots.fastboard import FastBoard, place, undo_to
-from engine.dots.search import Tree, params, playout, run
+from engine.dots.fastboard import M_TURN, FastBoard, place, undo_to
+from engine.dots.search import P_GUARD, P_LOOK, Tree, _tactic, params, playout, run
 
 
 def _clock() -> float:
@@ -98,6 +105,90 @@ def iterations_per_s(g: Game, seconds: float) -> float:
     return done / (_clock() - t0)
 
 
+@njit(cache=False)
+def _replay(
+    st: np.ndarray,
+    tr: np.ndarray,
+    sc: np.ndarray,
+    played: np.ndarray,
+    ends: np.ndarray,
+    look: int,
+    guard: bool,
+    tactics: bool,
+) -> int:
+    """Play the recorded playouts again (``played[ends[k-1]:ends[k]]``), each undone at its
+    end; with ``tactics`` the playout's capture and block read comes before each move, as
+    the playout makes it (its result unused: the move is the recorded one)."""
+    start = 0
+    memo = np.full(4, -1, dtype=np.int64)
+    for k in range(ends.shape[0]):
+        memo[:] = -1
+        for j in range(start, ends[k]):
+            if tactics:
+                _tactic(st, sc, st[M_TURN], look, guard, memo)
+            place(st, tr, sc, played[j])
+        undo_to(st, tr, 0)
+        start = ends[k]
+    return start
+
+
+def profile(g: Game, seconds: float) -> dict[str, float]:
+    """A playout's time by phase, in µs per playout move (the module notes say how)."""
+    fb = FastBoard.from_game(g)
+    n = fb.n
+    prm = params(**old.SEARCH)
+    order = np.empty(n, dtype=np.int32)
+    rng = np.array([12345], dtype=np.uint64)
+    count = 50
+    played = np.empty(count * (n + 1), dtype=np.int32)
+    ends = np.empty(count, dtype=np.int64)
+    look, guard = int(prm[P_LOOK]), bool(prm[P_GUARD] > 0)
+    _replay(fb.st, fb.tr, fb.sc, played, ends[:0], look, guard, True)  # compiled before timing
+    playout(fb.st, fb.tr, fb.sc, rng, prm, order, played, 0)
+    fb.undo(0)
+    total = moves = 0.0
+    t0 = _clock()
+    while _clock() - t0 < seconds:  # the same 50 playouts' seed each round: the same moves
+        rng[0] = 12345
+        t = _clock()
+        npl = 0
+        for k in range(count):
+            npl = playout(fb.st, fb.tr, fb.sc, rng, prm, order, played, npl)
+            fb.undo(0)
+            ends[k] = npl
+        total += _clock() - t
+        moves += npl
+    rounds = moves / npl
+    phase = {}
+    for name, tactics in (("board", False), ("tactics", True)):
+        t = _clock()
+        for _ in range(int(rounds)):
+            _replay(fb.st, fb.tr, fb.sc, played, ends, look, guard, tactics)
+        phase[name] = (_clock() - t) / (int(rounds) * npl) * 1e6
+    per_move = total / moves * 1e6
+    return {
+        "moves": npl / count,
+        "total": per_move,
+        "board": phase["board"],
+        "tactics": phase["tactics"] - phase["board"],
+        "rest": per_move - phase["tactics"],
+    }
+
+
+def print_profile(seconds: float) -> None:
+    print(f"Dots playout profile, {seconds:.1f} s per position: µs per playout move (share)")
+    print(f"{'board':>7} {'dots':>5} {'moves':>6} {'total':>7} {'place+undo':>15} "
+          f"{'tactics':>15} {'rest':>15}")  # fmt: skip
+    for w, h in ((20, 20), (38, 31)):
+        for dots in (10, 100, 300):
+            r = profile(position(w, h, dots, 7), seconds)
+            cells = " ".join(
+                f"{r[k]:>7.2f} ({100 * r[k] / r['total']:>3.0f}%)"
+                for k in ("board", "tactics", "rest")
+            )
+            print(f"{w:>3}x{h:<3} {dots:>5} {r['moves']:>6.1f} {r['total']:>7.2f} {cells}")
+
+
 def old_playouts_per_s(g: Game, seconds: float) -> float:
     rng = random.Random(1)
     legal = g.legal_indices()
@@ -113,7 +204,11 @@ def old_playouts_per_s(g: Game, seconds: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.0, help="per measurement (default 1)")
+    ap.add_argument("--profile", action="store_true", help="a playout's time by phase instead")
     args = ap.parse_args()
+    if args.profile:
+        print_profile(args.seconds)
+        return
     warm = position(9, 9, 20, 1)
     playouts_per_s(warm, 0.01)
     iterations_per_s(warm, 0.01)

@@ -25,6 +25,8 @@ from render.view import View
 # budget, and the share of 5×5 endgames it solves exactly, are measured at 1.8 s. Expert
 # (Точки only) thinks up to the move time the match allows, at most 5 s (issue #26).
 TIME_LIMITS = {"easy": 0.3, "medium": 0.8, "hard": 1.8, "expert": 5.0}
+# The engine's time when loading the game took the whole limit already: its quickest move.
+MIN_LEFT = 0.001
 
 
 def think(
@@ -35,16 +37,21 @@ def think(
     budget: float | None = None,
 ) -> tuple[str, float]:
     """Worker entry point: the chosen move in notation, and the seconds spent. ``budget``:
-    the most the move may take (the bot's own clock, when it plays on one)."""
+    the most the move may take (the bot's own clock, when it plays on one).
+
+    The limit covers the whole move: the engine gets what is left of it after the record's
+    replay and the STOP check (on a 38×31 board near its end the replay alone is some 25 ms,
+    half a tight clock's 50 ms budget)."""
     started = time.perf_counter()
+    limit = TIME_LIMITS.get(level, 1.0) * time_scale
+    if budget is not None:
+        limit = min(limit, budget)
     game = engine.load(state)
     stop_play = _stop_play(game, level) if engine.stopping(game) is not None else None
     if stop_play is not None:
         return stop_play, time.perf_counter() - started
-    limit = TIME_LIMITS.get(level, 1.0) * time_scale
-    if budget is not None:
-        limit = min(limit, budget)
-    move = engine.choose_move(game, level=level, seed=seed, time_limit=limit)
+    left = max(MIN_LEFT, limit - (time.perf_counter() - started))
+    move = engine.choose_move(game, level=level, seed=seed, time_limit=left)
     return game.format_move(move), time.perf_counter() - started
 
 

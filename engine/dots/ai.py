@@ -53,6 +53,9 @@ EXPERT_MAX = 5.0  # seconds: expert's most by default, whatever the board
 # The search stops this share of its limit early: the position is copied to the compiled
 # board and the last batch of playouts finishes after the check.
 SLACK = 0.08
+# The one-ply shortlist's most of the limit when the search follows (it seeds the search's
+# priors; a 38×31 board halfway through takes about 0.25 s over it, hard's limit 1.8 s).
+SHORTLIST_SHARE = 0.25
 # The tree search's parameters (engine.dots.search.params): playouts cut after 80 moves and
 # valued by their margin ran as well as playouts to the end in the arena (3–3 and 2–4 against
 # the classic hard in 6 games each, 20×20 at 0.3 s) with more of them per move.
@@ -87,12 +90,12 @@ def choose_move(
     default: it has not won in the arena yet) starts the tree search from the subtree this
     process's last search of the same mover kept, two moves back in the same game; the move
     then depends on that search too (mcts-fresh never reuses)."""
+    started = time.perf_counter()
     if level not in LEVELS + BENCH_LEVELS:
         raise UnknownLevel(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     legal = game.legal_indices()
     if not legal:
         raise GameOver()
-    started = time.perf_counter()
     rng = random.Random(seed)
     b = game.board
     me = game.turn
@@ -111,7 +114,8 @@ def choose_move(
 
         deadline = None if iterations is not None else started + limit * (1.0 - SLACK)
         # The one-ply shortlist (threats left and made) seeds the root's priors.
-        scored = _shortlist(game, legal, rng, 10)
+        until = None if deadline is None else started + SHORTLIST_SHARE * limit
+        scored = _shortlist(game, legal, rng, 10, until)
         top = scored[0][0]
         hints = {i: max(0.5, min(0.9, 0.75 + (s - top) / 40.0)) for s, i in scored}
         keep = bool(reuse) and level != "mcts-fresh"
@@ -119,11 +123,13 @@ def choose_move(
                              iterations=iterations, hints=hints, reuse=keep,
                              prm=search.params(**SEARCH))  # fmt: skip
     else:
-        scored = _shortlist(game, legal, rng, 8 if level == "medium" else 14)  # classic: 14
+        limit = default_time(game) if time_limit is None else time_limit
+        share = 1.0 - SLACK if level == "medium" else SHORTLIST_SHARE
+        until = None if time_limit is None else started + share * limit
+        scored = _shortlist(game, legal, rng, 8 if level == "medium" else 14, until)  # classic: 14
         if level == "medium" or len(scored) == 1:
             i = scored[0][1]
         else:
-            limit = default_time(game) if time_limit is None else time_limit
             deadline = started + limit
             forced = _forcing(game, deadline - 0.5 * (deadline - time.perf_counter()))
             if forced is not None:
@@ -282,9 +288,12 @@ def _evaluate(game: Game, i: int, opp_threats: dict[int, int], base: int) -> flo
 
 
 def _shortlist(
-    game: Game, legal: list[int], rng: random.Random, size: int
+    game: Game, legal: list[int], rng: random.Random, size: int, until: float | None = None
 ) -> list[tuple[float, int]]:
-    """The best moves by the one-ply evaluation, best first."""
+    """The best moves by the one-ply evaluation, best first. At ``until`` (on
+    ``time.perf_counter``'s clock) it stops evaluating, with one move evaluated at least: the
+    captures first, biggest first, then the blocks, then the moves by shape (a tight clock's
+    move on a large board then keeps the moves that matter most)."""
     b = game.board
     me = game.turn
     cells = _local(game, legal)
@@ -299,7 +308,16 @@ def _shortlist(
     ranked = sorted(set(focus) | set(cells), key=lambda i: -(_shape(b, i, me) + rng.random()))
     pool.update(ranked[: max(12, size * 2)])
     base = _material(b, me)
-    scored = [(_evaluate(game, i, theirs, base) + rng.random() * 0.3, i) for i in pool]
+    noise = {i: rng.random() * 0.3 for i in pool}  # drawn in the pool's order, cut or not
+    first = sorted(mine, key=lambda i: (-mine[i], i))
+    first += sorted(theirs, key=lambda i: (-theirs[i], i))
+    scored: list[tuple[float, int]] = []
+    for i in dict.fromkeys([*first, *ranked, *sorted(pool)]):
+        if i not in noise:
+            continue
+        if scored and until is not None and time.perf_counter() > until:
+            break
+        scored.append((_evaluate(game, i, theirs, base) + noise[i], i))
     scored.sort(reverse=True)
     return scored[:size]
 

@@ -4,6 +4,8 @@ Player 0 is Black (B) and moves first, player 1 is White (W). Coordinates are tw
 column then row from the top-left: ``a``–``z`` = 0–25, ``A``–``Z`` = 26–51. ``SZ[w:h]`` (or
 ``SZ[n]`` when square). The starting cross is written as ``AB``/``AW`` setup dots. Results:
 ``B+3`` (score margin), ``W+R`` (resignation), ``W+T`` (time), ``B+G`` (grounding), ``0`` (draw).
+Player names (``PB``/``PW``) and a game comment (``GC``) are written when given, and ignored
+when read.
 
 Our own properties, which other readers ignore: ``RU[tetrad:start=zone;zone=8x15;
 grounding=1;scoring=territory;edge=capturable]`` for the variant,
@@ -37,20 +39,22 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def write_sgf(game: Game, *, rings: bool = False) -> str:
-    """The game as SGF text (see the module notes for the dialect)."""
+def write_sgf(
+    game: Game,
+    *,
+    rings: bool = False,
+    players: tuple[str, str] | None = None,
+    comment: str | None = None,
+) -> str:
+    """The game as SGF text (see the module notes for the dialect). ``players``: the names
+    of Black and White (``PB``/``PW``), ``comment`` the game's (``GC``): how a bench's game
+    was played, say."""
     root = [f"FF[4]GM[40]CA[UTF-8]AP[Tetrad]SZ[{_size(game)}]"]
-    rules = [f"start={game.start}"]
-    if game.start == "zone":
-        z = game.options
-        rules.append(f"zone={z['zone_width']}x{z['zone_height']}")
-    if game.grounding:
-        rules.append("grounding=1")
-    if game.scoring != "captures":
-        rules.append(f"scoring={game.scoring}")
-    if game.edge != "safe":
-        rules.append(f"edge={game.edge}")
-    root.append(f"RU[{_escape('tetrad:' + ';'.join(rules))}]")
+    if players is not None:
+        root.append(f"PB[{_escape(players[0])}]PW[{_escape(players[1])}]")
+    if comment is not None:
+        root.append(f"GC[{_escape(comment)}]")
+    root.append(f"RU[{_escape('tetrad:' + ';'.join(_rules(game)))}]")
     cross = game.cross_points()
     for colour in (0, 1):
         pts = [_pt(x, y) for x, y, p in cross if p == colour]
@@ -76,6 +80,21 @@ def write_sgf(game: Game, *, rings: bool = False) -> str:
             value += "." + "".join(_pt(x, y) for x, y in ring)
         nodes.append(f"{COLOURS[player]}[{value}]")
     return "(;" + ";".join(nodes) + ")"
+
+
+def _rules(game: Game) -> list[str]:
+    """The variant as ``RU[tetrad:…]`` items: the start, and every rule off its default."""
+    rules = [f"start={game.start}"]
+    if game.start == "zone":
+        z = game.options
+        rules.append(f"zone={z['zone_width']}x{z['zone_height']}")
+    if game.grounding:
+        rules.append("grounding=1")
+    if game.scoring != "captures":
+        rules.append(f"scoring={game.scoring}")
+    if game.edge != "safe":
+        rules.append(f"edge={game.edge}")
+    return rules
 
 
 def _size(game: Game) -> str:

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from engine.dots import Game, Move
-from engine.dots.ai import BENCH_LEVELS, LEVELS, _forcing, choose_move
+from engine.dots.ai import BENCH_LEVELS, LEVELS, _forcing, _shortlist, choose_move
 
 from .helpers import board, moves, play
 
@@ -73,6 +73,27 @@ def test_saving_a_big_group_comes_before_a_small_capture(level: str) -> None:
     assert _best_gain(g, 0) == 1 and _best_gain(g, 1) == 6
     g.play(choose_move(g, level, seed=1, time_limit=0.5))
     assert _best_gain(g, 1) == 0
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "classic-hard"])
+def test_a_move_with_no_time_left_still_captures_and_blocks(level: str) -> None:
+    """A tight clock cuts the one-ply shortlist after its first move: the capture on offer,
+    else the block of the biggest threat, is the one evaluated."""
+    g = _capture_on_offer()
+    caught = g.captured_dots[0]
+    g.play(choose_move(g, level, seed=3, time_limit=1e-6))
+    assert g.captured_dots[0] - caught >= 3
+    g = _big_group_in_danger()
+    g.play(choose_move(g, level, seed=5, time_limit=1e-6))
+    assert _best_gain(g, 1) == 0
+
+
+def test_a_shortlist_with_no_time_is_its_first_move_alone() -> None:
+    g = _capture_on_offer()
+    full = _shortlist(g, g.legal_indices(), random.Random(1), 8)
+    cut = _shortlist(g, g.legal_indices(), random.Random(1), 8, until=0.0)
+    assert len(full) == 8 and len(cut) == 1
+    assert cut[0] == full[0] and g.board.gain(cut[0][1], 0) >= 3
 
 
 @pytest.mark.parametrize("level", ["easy", "medium"])

@@ -9,6 +9,7 @@ import pytest
 
 from engine import BadNotation, BadRecord
 from engine.dots import Game, Move
+from engine.dots.sgf import write_sgf
 
 from .helpers import moves
 
@@ -90,6 +91,9 @@ def test_sgf_written_and_read() -> None:
     wide.play(Move(38, 31))
     assert "SZ[39:32]" in wide.to_sgf() and "B[MF]" in wide.to_sgf()
     assert Game.from_sgf(wide.to_sgf()).moves == [Move(38, 31)]
+    named = write_sgf(g, players=("hard", "a]b"), comment="seed 7")
+    assert "PB[hard]PW[a\\]b]GC[seed 7]" in named
+    assert Game.from_sgf(named).to_json() == g.to_json()
 
 
 def test_sgf_from_elsewhere() -> None:
