@@ -137,3 +137,14 @@ async def test_the_selection_is_shared_on_the_board(pg: ScenarioClient) -> None:
     assert t("en", Text("sprouts.pick_second", a=move.a)) not in (board.caption or "")
     refused = await bob.press_button(*spot_button(board, move.a), board)
     assert refused is not None and refused.text == t("en", Text("puzzle.group.tried"))
+
+
+def test_the_daily_puzzle_is_fixed_for_a_chat_and_a_day_and_changes_with_them() -> None:
+    bank = engine.puzzles.load("boxes")
+    assert daily(bank, -100, 20426) == daily(tuple(reversed(bank)), -100, 20426)
+    ids = [getattr(daily(bank, -100, d), "id", None) for d in range(20426, 20456)]
+    assert len(set(ids)) > 20  # a month
+    ids = [getattr(daily(bank, -c, 20426), "id", None) for c in range(100, 130)]
+    assert len(set(ids)) > 20  # thirty chats
+    assert day_of(86400 * 20426 - 0.5) == 20425 and day_of(86400 * 20426) == 20426
+    assert daily((), -100, 20426) is None
