@@ -9,6 +9,8 @@ Keys (the person's in their hash slot):
   carry it, so an older board's are stale), ``"x"`` the attempt's rating is settled (its
   first answer, or a hint, decided it) and ``"d"`` the puzzle is solved.
 - ``t:u:{user}:zs:<game>``: the set of puzzle ids solved.
+- ``t:u:{user}:zg:<game>``: the set of puzzle ids the person answered as a group's daily
+  puzzle (each is rated once, whichever group asked it).
 - ``t:pz:<game>``: hash of puzzle id → its rating ``{"r","rd","s","n"}`` (absent: the
   starting rating the caller knows from the puzzle's difficulty).
 
@@ -200,40 +202,12 @@ class Puzzles(Part):
                 raise Stale(puzzle_id)
             raw = cast("bytes | None", await pipe.hget(ratings_key, puzzle_id))
             theirs = _parse_rating(ratings_key, raw, start_rating)
-            before = s.rating
             rated = not s.settled
-            after = before
+            before, after = s.rating, s.rating
             start_writes(pipe)
             if rated:
-                mine = glicko.Rating(before.rating, before.rd, before.volatility).aged(
-                    0 if before.last is None else (now - before.last) / glicko.PERIOD
-                )
-                score = 1.0 if solved else 0.0
-                new = glicko.update(mine, [(theirs, score)])
-                after = UserRating(new.rating, new.rd, new.volatility, before.games + 1, now)
-                after = after.rounded()
-                puzzle = glicko.update(theirs, [(mine, 1.0 - score)])
-                pipe.hset(
-                    ratings_key,
-                    puzzle_id,
-                    dumps(
-                        {
-                            "r": round(puzzle.rating, 3),
-                            "rd": round(puzzle.rd, 3),
-                            "s": round(puzzle.volatility, 8),
-                        }
-                    ),
-                )
-            streak = s.streak + 1 if solved and rated else (s.streak if solved else 0)
-            new_state = replace(
-                s,
-                rating=after,
-                streak=streak,
-                best_streak=max(s.best_streak, streak),
-                solved=s.solved + (1 if solved else 0),
-                settled=True,
-                done=solved,
-            )
+                after = _rate(pipe, ratings_key, puzzle_id, s.rating, theirs, solved, now)
+            new_state = _answered(s, after, solved=solved, rated=rated)
             pipe.hset(key, name, dumps(new_state.to_json()))
             if solved:
                 pipe.sadd(solved_key, puzzle_id)
@@ -247,3 +221,83 @@ class Puzzles(Part):
             attempts=self._config.max_attempts,
             what=f"puzzle answer of {key}",
         )
+
+    @guarded
+    async def answer_once(
+        self, user_id: int, game: str, puzzle_id: str, *, solved: bool, start_rating: float
+    ) -> Answer:
+        """An answer to a group's daily puzzle: rated the first time the person answers that
+        puzzle in any group (later ones, in another group, are not); the puzzle in hand in
+        the private chat is left as it is."""
+        check_match_id(puzzle_id)
+        key, name = self._keys.user(user_id), _field(game)
+        solved_key, ratings_key = self._solved_key(user_id, game), self._ratings_key(game)
+        once_key = f"{self._keys.user(user_id)}:zg:{check_name('game', game)}"
+        now = self._clock()
+
+        async def body(pipe: Pipeline) -> Answer:
+            s = _parse_state(key, cast("bytes | None", await pipe.hget(key, name)))
+            rated = not await pipe.sismember(once_key, puzzle_id)
+            raw = cast("bytes | None", await pipe.hget(ratings_key, puzzle_id))
+            theirs = _parse_rating(ratings_key, raw, start_rating)
+            after = s.rating
+            start_writes(pipe)
+            if rated:
+                after = _rate(pipe, ratings_key, puzzle_id, s.rating, theirs, solved, now)
+                pipe.sadd(once_key, puzzle_id)
+            new_state = _answered(s, after, solved=solved, rated=rated)
+            new_state = replace(new_state, settled=s.settled, done=s.done)  # the private hand
+            pipe.hset(key, name, dumps(new_state.to_json()))
+            if solved:
+                pipe.sadd(solved_key, puzzle_id)
+            await pipe.execute()
+            return Answer(solved, rated, s.rating, after, new_state)
+
+        return await watched(
+            self._r,
+            [key, once_key],
+            body,
+            attempts=self._config.max_attempts,
+            what=f"group puzzle answer of {key}",
+        )
+
+
+def _rate(
+    pipe: Pipeline,
+    ratings_key: str,
+    puzzle_id: str,
+    before: UserRating,
+    theirs: glicko.Rating,
+    solved: bool,
+    now: float,
+) -> UserRating:
+    """One rated answer: the person's new rating (returned) and the puzzle's (queued)."""
+    mine = glicko.Rating(before.rating, before.rd, before.volatility).aged(
+        0 if before.last is None else (now - before.last) / glicko.PERIOD
+    )
+    score = 1.0 if solved else 0.0
+    new = glicko.update(mine, [(theirs, score)])
+    after = UserRating(new.rating, new.rd, new.volatility, before.games + 1, now).rounded()
+    puzzle = glicko.update(theirs, [(mine, 1.0 - score)])
+    rating = {
+        "r": round(puzzle.rating, 3),
+        "rd": round(puzzle.rd, 3),
+        "s": round(puzzle.volatility, 8),
+    }
+    pipe.hset(ratings_key, puzzle_id, dumps(rating))
+    return after
+
+
+def _answered(s: PuzzleState, after: UserRating, *, solved: bool, rated: bool) -> PuzzleState:
+    """The record after an answer: the rating, the streak (a rated solve adds one, a wrong
+    answer ends it), the solved count; the attempt settled, done if solved."""
+    streak = s.streak + 1 if solved and rated else (s.streak if solved else 0)
+    return replace(
+        s,
+        rating=after,
+        streak=streak,
+        best_streak=max(s.best_streak, streak),
+        solved=s.solved + (1 if solved else 0),
+        settled=True,
+        done=solved,
+    )

@@ -15,6 +15,7 @@ from storage._base import guarded
 from storage.challenges import Challenges
 from storage.chats import Chats
 from storage.config import Config
+from storage.daily import DailyPuzzles
 from storage.deadlines import Deadlines
 from storage.keys import Keys
 from storage.live import Live
@@ -54,6 +55,7 @@ class Store:
         self.users = Users(client, self.keys, self.config)
         self.ratings = Ratings(client, self.keys, self.config, clock)
         self.puzzles = Puzzles(client, self.keys, self.config, clock)  # /puzzle progress
+        self.daily = DailyPuzzles(client, self.keys, self.config, clock)  # a group's daily puzzle
         self.challenges = Challenges(client, self.keys, self.config, clock)
         self.deadlines = Deadlines(client, self.keys, clock)
         self.leases = Leases(client, self.keys)

@@ -10,9 +10,10 @@ button carries the selection it was drawn with (:func:`pack`), and the step is a
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from bot.i18n import Text
@@ -66,12 +67,17 @@ def stand_in(
     return match
 
 
+def move_rows(match: Match, version: int) -> Keyboard:
+    """The game's move buttons for the puzzle at its selection, drawn for ``version`` (the
+    person's attempt in a private chat, the day of a group's daily puzzle)."""
+    on = PuzzleOn(match.id, version, pack(match.places[0].cursor))
+    return ui.get(match.kind).move_rows(match, match.places[0], on)
+
+
 def board_keyboard(match: Match, attempt: int) -> Keyboard:
     """The game's move buttons for the puzzle at its selection, then Hint and Skip."""
-    on = PuzzleOn(match.id, attempt, pack(match.places[0].cursor))
-    rows = ui.get(match.kind).move_rows(match, match.places[0], on)
     return [
-        *rows,
+        *move_rows(match, attempt),
         [
             Button(Text("puzzle.btn.hint"), PUZZLE_HINT.data(match.id, attempt)),
             Button(Text("puzzle.btn.skip"), PUZZLE_NEXT.data(match.id, attempt)),
@@ -116,6 +122,22 @@ def read_move(match: Match, code: str) -> str:
     if not game.is_legal(move):
         raise Refused("info.drawn")
     return str(game.format_move(move))
+
+
+def day_of(now: float) -> int:
+    """The UTC day of ``now``: days since 1970-01-01 (a group's daily puzzle changes at 00:00
+    UTC)."""
+    return int(now // 86400)
+
+
+def daily(bank: Sequence[Puzzle], chat: int, day: int) -> Puzzle | None:
+    """The chat's puzzle of ``day``: one of the bank's, the same one for the chat all day, on
+    every replica (a digest of the chat and the day, not Python's salted hash)."""
+    if not bank:
+        return None
+    digest = hashlib.sha256(f"{chat}:{day}".encode()).digest()
+    ordered = sorted(bank, key=lambda p: p.id)
+    return ordered[int.from_bytes(digest[:8], "big") % len(ordered)]
 
 
 def choose(

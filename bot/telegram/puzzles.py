@@ -9,7 +9,6 @@ other board than the puzzle in hand gets a popup and changes nothing.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import random
@@ -19,14 +18,13 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 
 import engine.puzzles
-from bot import pictures
 from bot import rules as pages
 from bot.i18n import Text, t
 from bot.match import puzzle as flow
 from bot.match.actions import Refused
 from bot.match.buttons import PUZZLE_HINT, PUZZLE_NEXT, PUZZLE_PLAY, PUZZLE_STEP, Tap
-from bot.match.model import Cursor, Match
-from bot.match.ui import PictureView
+from bot.telegram import daily
+from bot.telegram import puzzleboard as board
 from bot.telegram.common import Context, Langs, asker, reply, svc_of
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
@@ -45,13 +43,13 @@ async def command(update: Update, context: Context) -> None:
     message = update.effective_message
     if a is None or message is None:
         return
-    if a.chat.type != ChatType.PRIVATE:
-        await reply(message, t(a.lang, "puzzle.private_only"))
-        return
     words = " ".join(context.args or [])
     game = pages.kind_of(words) if words else DEFAULT_GAME
     if game not in SERVED or not engine.puzzles.load(game):
         await reply(message, t(a.lang, "puzzle.no_bank"))
+        return
+    if a.chat.type != ChatType.PRIVATE:
+        await daily.command(a.svc, context.bot, a.chat.id, a.user.id, game, a.lang)
         return
     await serve(a.svc, context.bot, a.user.id, a.user.full_name, game, a.lang)
 
@@ -73,9 +71,9 @@ async def serve(
         await bot.send_message(user, t(lang, "puzzle.no_bank"))
         return
     state = await store.begin(user, game, chosen.id, after=after)
-    match = _stand_in(chosen, user, name, lang)
-    caption = _lines(lang, [*flow.task(chosen, live.get(chosen.id, chosen.rating))])
-    png = await _picture(match, lang, chosen)
+    match = board.stand_in(chosen, user, name, lang)
+    caption = board.lines(lang, [*flow.task(chosen, live.get(chosen.id, chosen.rating))])
+    png = await board.picture(match, lang, chosen)
     try:
         await bot.send_photo(
             user,
@@ -106,6 +104,10 @@ async def tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
     svc = svc_of(context)
     user = query.from_user
     found = engine.puzzles.find(tap.subject)
+    where = query.message.chat if query.message is not None else None
+    if where is not None and where.type != ChatType.PRIVATE:
+        await daily.tap(svc, query, where.id, found, tap, langs)
+        return
     state = None if found is None else await svc.store.puzzles.state(user.id, found.game)
     in_hand = (
         found is not None
@@ -114,10 +116,10 @@ async def tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
         and state.attempt == tap.version
     )
     if found is None or not in_hand or state is None:
-        await _popup(query, langs.own, Text("puzzle.stale"))
+        await board.popup(query, langs.own, Text("puzzle.stale"))
         return
     if tap.kind is PUZZLE_NEXT:
-        await _popup(query, langs.own, None)
+        await board.popup(query, langs.own, None)
         with contextlib.suppress(TelegramError):
             await query.edit_message_reply_markup(None)
         with contextlib.suppress(Stale):  # another tap on this button served the next one
@@ -126,17 +128,17 @@ async def tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
             )
         return
     if state.done:
-        await _popup(query, langs.own, Text("puzzle.stale"))
+        await board.popup(query, langs.own, Text("puzzle.stale"))
     elif tap.kind is PUZZLE_HINT:
         await _hint(svc, query, found, tap, langs)
     elif tap.kind is PUZZLE_STEP:
         await _step(svc, query, found, tap, langs)
     elif tap.kind is PUZZLE_PLAY:
-        match = _stand_in(found, user.id, user.full_name, langs.here)
+        match = board.stand_in(found, user.id, user.full_name, langs.here)
         try:
             move = flow.read_move(match, tap.value)
         except Refused as r:
-            await _popup(query, langs.own, r.text)
+            await board.popup(query, langs.own, r.text)
             return
         await _answer(svc, query, found, tap, langs, move)
 
@@ -147,38 +149,27 @@ async def _step(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs:
     user, lang = query.from_user, langs.here
     try:
         cursor, op = flow.unpack(tap.value)
-        match = _stand_in(p, user.id, user.full_name, lang, cursor)
+        match = board.stand_in(p, user.id, user.full_name, lang, cursor)
         shown = flow.picture_view(match)
         move = flow.step(match, op)
     except Refused as r:
-        await _popup(query, langs.own, r.text)
+        await board.popup(query, langs.own, r.text)
         return
     if move is not None:
         await _answer(svc, query, p, tap, langs, move)
         return
-    await _popup(query, langs.own, None)
-    task = flow.task(p, await _rating_of(svc, p))
-    caption = _lines(lang, [*task, *flow.selection_line(match)])
+    await board.popup(query, langs.own, None)
+    task = flow.task(p, await board.rating_of(svc, p))
+    caption = board.lines(lang, [*task, *flow.selection_line(match)])
     keyboard = markup(flow.board_keyboard(match, tap.version), lang)
-    view = flow.picture_view(match)
-    with contextlib.suppress(TelegramError):
-        if view == shown:  # the same picture (no preview, or the same one): words and keys
-            await query.edit_message_caption(
-                caption, parse_mode=ParseMode.HTML, reply_markup=keyboard
-            )
-            return
-        png = await _picture(match, lang, p)
-        await query.edit_message_media(
-            InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML),
-            reply_markup=keyboard,
-        )
+    await board.redraw(query, match, p, shown, caption, keyboard)
 
 
 async def _hint(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs: Langs) -> None:
     try:
         await svc.store.puzzles.hint(query.from_user.id, p.game, p.id, tap.version)
     except Stale:
-        await _popup(query, langs.own, Text("puzzle.stale"))
+        await board.popup(query, langs.own, Text("puzzle.stale"))
         return
     text = t(langs.own, f"puzzle.hint.{p.hint}") + "\n" + t(langs.own, "puzzle.hint.unrated")
     with contextlib.suppress(TelegramError):
@@ -192,67 +183,33 @@ async def _answer(
     user, lang = query.from_user, langs.here
     verdict = p.judge(move)
     if verdict is None:
-        await _popup(query, langs.own, Text("err.bad_button"))
+        await board.popup(query, langs.own, Text("err.bad_button"))
         return
-    start, shown = p.rating, await _rating_of(svc, p)
+    start, shown = p.rating, await board.rating_of(svc, p)
     try:
         answer = await svc.store.puzzles.answer(
             user.id, p.game, p.id, tap.version, solved=verdict.solved, start_rating=start
         )
     except Stale:
-        await _popup(query, langs.own, Text("puzzle.stale"))
+        await board.popup(query, langs.own, Text("puzzle.stale"))
         return
-    match = _stand_in(p, user.id, user.full_name, lang)
+    match = board.stand_in(p, user.id, user.full_name, lang)
     said = flow.said(match, move)
     rating = flow.rating_line(answer.before.rating, answer.after.rating, answer.rated)
     title = flow.task(p, shown)[0]
     if verdict.solved:
-        await _popup(query, langs.own, Text("puzzle.popup.solved"))
-        caption = _lines(lang, [title, *flow.solved(p, said, answer.state.streak), rating])
-        png = await _picture(match, lang, p, played=move)
+        await board.popup(query, langs.own, Text("puzzle.popup.solved"))
+        caption = board.lines(lang, [title, *flow.solved(p, said, answer.state.streak), rating])
+        png = await board.picture(match, lang, p, played=move)
         keyboard = markup(flow.next_keyboard(p.id, tap.version), lang)
     else:
-        await _popup(query, langs.own, Text("puzzle.popup.wrong"))
+        await board.popup(query, langs.own, Text("puzzle.popup.wrong"))
         lines = [title, flow.wrong(p, said, verdict.got), rating, Text("puzzle.retry")]
-        caption = _lines(lang, lines)
-        png = await _picture(match, lang, p)  # the board as it was: no curve's preview left
+        caption = board.lines(lang, lines)
+        png = await board.picture(match, lang, p)  # the board as it was: no curve's preview left
         keyboard = markup(flow.board_keyboard(match, tap.version), lang)
     with contextlib.suppress(TelegramError):
         await query.edit_message_media(
             InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML),
             reply_markup=keyboard,
         )
-
-
-async def _rating_of(svc: Services, p: Puzzle) -> float:
-    """The puzzle's live rating (its start until it is first rated), as its title shows it."""
-    return (await svc.store.puzzles.ratings(p.game)).get(p.id, p.rating)
-
-
-def _stand_in(p: Puzzle, user: int, name: str, lang: str, cursor: Cursor | None = None) -> Match:
-    return flow.stand_in(p, user, name, t(lang, "puzzle.opponent"), lang, cursor)
-
-
-async def _picture(match: Match, lang: str, p: Puzzle, *, played: str | None = None) -> bytes:
-    """The puzzle's board at its selection, or after ``played`` (the answer) is drawn; in a
-    worker thread, as a Рассада curve takes a while to route and a picture to draw."""
-
-    def draw() -> bytes:
-        if played is not None:
-            match.game.play(match.game.parse_move(played))
-        key = "puzzle.picture" if played is None else "puzzle.picture.solved"
-        view: PictureView = {"lang": lang, "status": t(lang, key, id=p.id)}
-        if played is None:
-            view.update(flow.picture_view(match))
-        return pictures.board_png(match, view)
-
-    return await asyncio.to_thread(draw)
-
-
-def _lines(lang: str, texts: list[Text]) -> str:
-    return "\n".join(t(lang, x) for x in texts)
-
-
-async def _popup(query: CallbackQuery, lang: str, text: Text | None) -> None:
-    with contextlib.suppress(TelegramError):
-        await query.answer(None if text is None else t(lang, text))

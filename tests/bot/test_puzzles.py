@@ -1,6 +1,7 @@
 """/puzzle through the playground, as a person sees it: ten Точки и квадраты puzzles in a row
 in each language (one wrong answer first), the rating moving; Рассада puzzles chosen spot →
-spot → curve on the real keyboard; hints, stale and forged buttons, groups, /stats."""
+spot → curve on the real keyboard; hints, stale and forged buttons, /stats (a group's daily
+puzzle: test_puzzles_group)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ WORDS = {
         "hint": "💡 Hint",
         "next": "⏭ Next puzzle",
         "stats": "🧩 Puzzles",
-        "private": "private chat",
     },
     "ru": {
         "wrong": "не то",
@@ -35,7 +35,6 @@ WORDS = {
         "hint": "💡 Подсказка",
         "next": "⏭ Следующая задача",
         "stats": "🧩 Задачи",
-        "private": "личном чате",
     },
 }
 
@@ -146,10 +145,3 @@ async def test_hint_unrates_the_attempt_and_bad_buttons_change_nothing(pg: Scena
     await play_move(alice, board, p, p.accepted[0])
     caption = (await board_now(alice, board)).caption or ""
     assert "Solved!" in caption and "Not rated" in caption and "1500" in caption
-
-
-async def test_puzzle_in_a_group_points_to_the_private_chat(pg: ScenarioClient) -> None:
-    alice = await pg.user("alice", lang="ru")
-    group = await pg.group("g", [alice])
-    await alice.send("/puzzle", group)
-    assert WORDS["ru"]["private"] in (await group.last_message()).body

@@ -58,13 +58,15 @@ async def chromium() -> AsyncIterator[Any]:
 
 
 @asynccontextmanager
-async def phone_chat(url: str, user: str, failure: Path) -> AsyncIterator[ChatPage]:
-    """``user``'s page at phone size (412×915) with the bot's chat open; a screenshot at
-    ``failure`` when the test fails inside."""
+async def phone_chat(
+    url: str, user: str, failure: Path, chat: str = "Tetrad"
+) -> AsyncIterator[ChatPage]:
+    """``user``'s page at phone size (412×915) with ``chat`` open (the bot's by default); a
+    screenshot at ``failure`` when the test fails inside."""
     async with chromium() as browser:
         page = await ChatPage.open(browser, url, user, PHONE_TALL)
         try:
-            await page.open_chat("Tetrad")
+            await page.open_chat(chat)
             yield page
         except BaseException:
             await page.screenshot(failure)

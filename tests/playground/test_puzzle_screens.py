@@ -1,5 +1,6 @@
 """/puzzle on the playground page in a real headless Chromium at phone size (412×915): the
-fresh puzzle and the board after a wrong answer; a Рассада puzzle with a curve previewed.
+fresh puzzle and the board after a wrong answer; a Рассада puzzle with a curve previewed; a
+group's daily puzzle after one wrong and one right answer.
 SCREENS=docs/screens keeps the screenshots (the README shows them)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pytest
 from bot.i18n import Text, t
 from bot.match.puzzle import margin
 from tests.bot.test_puzzles import play_move, puzzle_board
+from tests.bot.test_puzzles_group import answer, group_board
 from tests.bot.test_puzzles_sprouts import curves, served, spot_button, step
 from tests.fixtures.playground import ScenarioClient
 from tests.playground.browser import chromium_missing, keep_screens, phone_chat
@@ -58,6 +60,27 @@ async def test_sprouts_puzzle_on_a_phone(pg: ScenarioClient, tmp_path: Path) -> 
         await page.wait_for_bot(f"Curve 2 of {curves(p, p.wrong)}")
         await page.page.wait_for_timeout(300)  # the picture has loaded
         shot = tmp_path / "puzzle-sprouts-en.png"
+        await page.screenshot(shot)
+        assert await cut_buttons(page) == []
+        keep_screens([shot])
+
+
+async def test_group_puzzle_on_a_phone(pg: ScenarioClient, tmp_path: Path) -> None:
+    """The daily puzzle in a group as Alice sees it: Bob's wrong try, then hers, named first."""
+    await pg.set_limits(enabled=False)
+    alice = await pg.user("alice", "en", "Alice")
+    bob = await pg.user("bob", "en", "Bob")
+    group = await pg.group("Puzzle club", [alice, bob])
+    async with phone_chat(pg.url, "alice", tmp_path / "failure.png", "Puzzle club") as page:
+        await page.send("/puzzle")
+        await page.wait_for_bot(t("en", Text("puzzle.group.rules")))
+        board, p, _ = await group_board(group)
+        await answer(bob, board, p, p.wrong)
+        await page.wait_for_bot("is not it")
+        await answer(alice, board, p, p.accepted[0])
+        await page.wait_for_bot(t("en", Text("puzzle.group.first", name="Alice")))
+        await page.page.wait_for_timeout(300)  # the picture has loaded
+        shot = tmp_path / "puzzle-group-en.png"
         await page.screenshot(shot)
         assert await cut_buttons(page) == []
         keep_screens([shot])

@@ -75,6 +75,9 @@ async def test_every_key_is_documented_and_every_documented_key_is_used(
     await store.routes.put("0123456789abcdef", {"w": 1}, 60)
     hand = await store.puzzles.begin(1, "boxes", "b-0001")
     await store.puzzles.answer(1, "boxes", "b-0001", hand.attempt, solved=True, start_rating=1500)
+    await store.puzzles.answer_once(1, "boxes", "b-0002", solved=False, start_rating=1500)
+    await store.daily.post(-100, "boxes", 20426, "b-0002", 7)
+    await store.daily.answer(-100, "boxes", 20426, 1, "Ann", solved=False)
 
     async with store.streams.slot(1, lobby["id"], per_user=1, per_match=1, ttl=30):
         keys = sorted([k.decode() async for k in store.client.scan_iter(match="t:*")])
