@@ -94,4 +94,4 @@ class Live:
                 await self._reader
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # untyped before redis 8
