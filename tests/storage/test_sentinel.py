@@ -157,6 +157,7 @@ async def test_no_sentinel_answering_fails_fast_and_clearly() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     started = time.monotonic()
-    with pytest.raises(storage.Unavailable, match=f"127.0.0.1:{port}"):
-        await storage.connect(f"redis+sentinel://:pw@127.0.0.1:{port}/mymaster", retries=1)
+    with pytest.raises(storage.Unavailable, match=f"127.0.0.1:{port}") as caught:
+        await storage.connect(f"redis+sentinel://:hunter2@127.0.0.1:{port}/mymaster", retries=1)
     assert time.monotonic() - started < 5
+    assert "hunter2" not in str(caught.value) and ":***@" in str(caught.value)
