@@ -9,6 +9,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from storage import sentinel
+from storage.connect import masked
+
 TELEGRAM_API = "https://api.telegram.org"
 LANGUAGES = ("ru", "en")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -66,7 +69,8 @@ class Settings:
         api_url = _api_url(get)
         redis_url = get("REDIS_URL") or "redis://localhost:6379/0"
         if not redis_url.startswith("memory://"):
-            _require_url("REDIS_URL", redis_url, ("redis", "rediss", "unix"))
+            _require_url("REDIS_URL", redis_url, ("redis", "rediss", "unix", sentinel.SCHEME))
+            _check_sentinel_url(redis_url)
         webhook_url, webhook_secret = _webhook(get)
 
         port_text = get("PORT") or "8080"
@@ -193,6 +197,16 @@ def _hours(get: Getter, name: str, default: float) -> float:
     return _number(
         get, name, str(default), lambda x: 0 < x <= 24 * 365, "a number of hours above 0"
     )
+
+
+def _check_sentinel_url(url: str) -> None:
+    """A ``redis+sentinel://`` REDIS_URL must parse now, not at the first store call."""
+    if not url.startswith(sentinel.SCHEME + "://"):
+        return
+    try:
+        sentinel.parse(url)
+    except ValueError as e:
+        raise SettingsError(f"REDIS_URL {masked(url)!r} is not a Sentinel URL: {e}") from None
 
 
 def _require_url(name: str, value: str, schemes: tuple[str, ...]) -> None:

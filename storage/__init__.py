@@ -2,7 +2,8 @@
 
 Everything the bot keeps goes through a :class:`Store`::
 
-    store = await storage.connect(url)      # redis://…, rediss://…, unix://…, memory://[name]
+    store = await storage.connect(url)      # redis://…, rediss://…, unix://…, memory://[name],
+                                            # redis+sentinel://h1:26379,h2/mymaster/0
     async with store: ...                   # or: await store.close()
     await store.ping()                      # True / False
 

@@ -24,6 +24,9 @@ class Config:
     result_memory: float = 30 * DAY
     # Optimistic updates that lose this many races in a row give up with Contention.
     max_attempts: int = 200
+    # A match write waits up to this long (seconds) for a replica to have it, when the primary
+    # has replicas; then it stands on the primary alone (counted). 0: never wait.
+    replica_wait: float = 0.5
     # First part of every key name (lets two deployments share one Redis).
     prefix: str = "t"
 
@@ -33,5 +36,7 @@ class Config:
                 raise ValueError(f"{name} must be positive")
         if self.challenge_memory < 0:
             raise ValueError("challenge_memory must not be negative")
+        if not 0 <= self.replica_wait <= 4:  # under the client's 5 s socket timeout
+            raise ValueError("replica_wait must be from 0 to 4 seconds")
         if self.max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")

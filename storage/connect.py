@@ -1,4 +1,5 @@
-"""Open a Store from a URL: ``redis://``, ``rediss://``, ``unix://`` or the embedded
+"""Open a Store from a URL: ``redis://``, ``rediss://``, ``unix://``, a primary found by
+Redis Sentinel (``redis+sentinel://``, see :mod:`storage.sentinel`) or the embedded
 ``memory://``.
 
 A real server gets a bounded connection pool that waits for a free connection rather than
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 from urllib.parse import urlsplit, urlunsplit
 
 from redis import exceptions as rx
@@ -29,6 +30,8 @@ from redis.backoff import EqualJitterBackoff
 from storage.config import Config
 from storage.errors import StorageError, Unavailable
 from storage.schema import Migrations
+from storage.sentinel import SCHEME as SENTINEL_SCHEME
+from storage.sentinel import sentinel_client
 from storage.store import Store
 
 if TYPE_CHECKING:
@@ -83,32 +86,37 @@ class ClientOptions(TypedDict, total=False):
     health_check_interval: int
 
 
-def redis_client(
-    url: str,
+def pool_options(
     *,
     socket_timeout: float = 5.0,
     connect_timeout: float = 3.0,
     retries: int = 6,
     max_connections: int = 64,
     health_check_interval: int = 30,
-) -> Redis:
-    """A redis-py asyncio client for a real server, with the settings described above."""
+) -> dict[str, Any]:
+    """The connection pool's settings described above, for a plain or a Sentinel pool."""
     # pauses of 0.1, 0.2, 0.4, 0.8, 1, 1 s, each shortened by up to half at random: with the
     # default 6 retries an operation rides out 1.75–3.5 s of outage (a restart, a failover)
     retry = Retry(EqualJitterBackoff(cap=1.0, base=0.05), retries)
-    pool = BlockingConnectionPool.from_url(
-        url,
-        max_connections=max_connections,
-        timeout=socket_timeout,  # waiting for a free connection from the pool
-        socket_timeout=socket_timeout,
-        socket_connect_timeout=connect_timeout,
-        socket_keepalive=True,
-        health_check_interval=health_check_interval,
-        retry=retry,
-        retry_on_error=[rx.ConnectionError, rx.TimeoutError],
-        client_name="tetrad",
-    )
-    return Redis.from_pool(pool)
+    return {
+        "max_connections": max_connections,
+        "timeout": socket_timeout,  # waiting for a free connection from the pool
+        "socket_timeout": socket_timeout,
+        "socket_connect_timeout": connect_timeout,
+        "socket_keepalive": True,
+        "health_check_interval": health_check_interval,
+        "retry": retry,
+        "retry_on_error": [rx.ConnectionError, rx.TimeoutError],
+        "client_name": "tetrad",
+    }
+
+
+def redis_client(url: str, **client_options: Unpack[ClientOptions]) -> Redis:
+    """A redis-py asyncio client for a real server, with the settings described above."""
+    options = pool_options(**client_options)
+    if url.startswith(SENTINEL_SCHEME + "://"):
+        return sentinel_client(url, **options)
+    return Redis.from_pool(BlockingConnectionPool.from_url(url, **options))
 
 
 async def connect(
@@ -127,7 +135,7 @@ async def connect(
         if client_options:
             raise TypeError(f"memory:// takes no client options: {sorted(client_options)}")
         client, backend = memory_client(url[len("memory://") :].strip("/")), "memory"
-    elif scheme in ("redis", "rediss", "unix"):
+    elif scheme in ("redis", "rediss", "unix", SENTINEL_SCHEME):
         try:
             client = redis_client(url, **client_options)
         except ValueError as e:
@@ -135,7 +143,8 @@ async def connect(
         backend = "redis"
     else:
         raise BadURL(
-            f"store URL must be redis://, rediss://, unix:// or memory://, not {masked(url)!r}"
+            "store URL must be redis://, rediss://, unix://, redis+sentinel:// or memory://, "
+            f"not {masked(url)!r}"
         )
     store = Store(
         client,

@@ -11,7 +11,9 @@ maintains the per-chat index of lobby and active matches, the index of lobbies a
 expiry, so a reader never sees a record and its indexes disagree. Within one process, updates
 of the same match wait their turn on a local lock, so only other processes can make one retry.
 When the connection drops after the script ran but before the answer arrived, redis-py sends
-it again; the write tag recognises the repeat, so an update is applied exactly once.
+it again; the write tag recognises the repeat, so an update is applied exactly once. When the
+primary has replicas, a write returns only once one of them has it too (or the wait timed
+out; see storage/replicas.py), so a failover does not lose a move the player was shown.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from storage.errors import (
 )
 from storage.keys import Keys, check_int_id, check_match_id
 from storage.locks import Lease
+from storage.replicas import ReplicaWait
 from storage.schema import Migrations, Record
 
 STATUSES = ("lobby", "active", "finished")
@@ -172,8 +175,10 @@ class Matches:
         config: Config,
         migrations: Migrations,
         clock: Callable[[], float],
+        replicas: ReplicaWait | None = None,
     ) -> None:
         self._r = client
+        self._replicas = replicas or ReplicaWait(client, 0)
         self._keys = keys
         self._config = config
         self.migrations = migrations
@@ -457,7 +462,7 @@ class Matches:
             args += [member(match_id, kind), "" if when is None else repr(float(when))]
         args.append(self._keys.live(match_id))
         try:
-            written, new_rev = await self._write_script(keys=keys, args=args)
+            written, new_rev = await self._replicas.run(self._write_script, keys, args)
         except rx.ResponseError as e:
             if is_wrong_type(e):
                 raise CorruptRecord(keys[0], "holds a different Redis type, not a match") from e

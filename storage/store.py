@@ -23,6 +23,7 @@ from storage.locks import Lease, Leases
 from storage.matches import Matches
 from storage.puzzles import Puzzles
 from storage.ratings import Ratings
+from storage.replicas import ReplicaWait
 from storage.routes import Routes
 from storage.schema import Migrations, Record
 from storage.settings import Doc
@@ -50,7 +51,12 @@ class Store:
         self.config = config or Config()
         self.keys = Keys(self.config.prefix)
         self.clock = clock
-        self.matches = Matches(client, self.keys, self.config, migrations or Migrations(), clock)
+        # match writes wait for a replica (storage/replicas.py); the embedded store has none
+        wait = self.config.replica_wait if backend == "redis" else 0.0
+        self.replicas = ReplicaWait(client, wait)
+        self.matches = Matches(
+            client, self.keys, self.config, migrations or Migrations(), clock, self.replicas
+        )
         self.chats = Chats(client, self.keys, self.config)
         self.users = Users(client, self.keys, self.config)
         self.ratings = Ratings(client, self.keys, self.config, clock)

@@ -12,6 +12,7 @@ pytest_plugins = [
     name
     for name in (
         "tests.fixtures.redis",
+        "tests.fixtures.sentinel",
         "tests.fixtures.playground",
         "tests.fixtures.ci",
         "tests.fixtures.slow",

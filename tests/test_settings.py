@@ -29,12 +29,23 @@ def test_api_url_with_bot_suffix_is_normalised() -> None:
     assert s.base_url == "http://x:1/bot"
 
 
+def test_sentinel_redis_url_is_taken() -> None:
+    url = "redis+sentinel://:pw@10.0.0.1:26379,10.0.0.2/mymaster/2"
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_URL": url}).redis_url == url
+
+
 @pytest.mark.parametrize(
     ("env", "needle"),
     [
         ({}, "TELEGRAM_BOT_TOKEN is not set"),
         ({"TELEGRAM_BOT_TOKEN": "nope"}, "does not look like"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_URL": "postgres://x"}, "REDIS_URL"),
+        (
+            {"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_URL": "redis+sentinel://:pw@h1,h2:26380/"},
+            "REDIS_URL 'redis\\+sentinel://:\\*\\*\\*@h1,h2:26380/' is not a Sentinel URL: "
+            "the path must name the monitored primary",
+        ),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_URL": "redis+sentinel://h1:x/m"}, "h1:x"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "PORT": "70000"}, "PORT"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "LOG_LEVEL": "loud"}, "LOG_LEVEL"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "DEFAULT_LANGUAGE": "de"}, "DEFAULT_LANGUAGE"),

@@ -114,6 +114,7 @@ def build_application(
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     settings: Settings = app.bot_data["settings"]
     store = await storage.connect(settings.redis_url)
+    metrics.watch_replicas(store.replicas)
     svc = Services(
         settings=settings,
         store=store,

@@ -25,6 +25,7 @@ from telegram.error import RetryAfter
 from telegram.ext import Application, TypeHandler
 
 from bot.telegram.ratelimit import ChatRateLimiter
+from storage.replicas import ReplicaWait
 
 REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)
@@ -100,6 +101,30 @@ WEBHOOK_REFUSED = Counter(
     ["reason"],
     registry=REGISTRY,
 )
+REPLICA_WAIT = Histogram(
+    "tetrad_replica_wait_seconds",
+    "Time a match write waited (WAIT 1) for a replica to have it before the move was shown; "
+    "only writes to a primary with replicas wait",
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    registry=REGISTRY,
+)
+REPLICA_TIMEOUTS = Counter(
+    "tetrad_replica_wait_timeouts",
+    "Match writes that no replica acknowledged within Config.replica_wait: shown to the "
+    "player anyway, on the primary alone (a failover then could lose them)",
+    registry=REGISTRY,
+)
+
+
+def watch_replicas(replicas: ReplicaWait) -> None:
+    """Count the store's replica waits in this process's metrics."""
+
+    def observe(seconds: float, acknowledged: bool) -> None:
+        REPLICA_WAIT.observe(seconds)
+        if not acknowledged:
+            REPLICA_TIMEOUTS.inc()
+
+    replicas.observer = observe
 
 
 def render() -> tuple[bytes, str]:
