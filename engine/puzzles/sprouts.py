@@ -1,6 +1,7 @@
-"""Рассада puzzles: a position of a game of 4–8 spots that the player to move wins, where few
-moves keep the win and a tempting one loses (the same two spots joined round the other side
-of a region, which looks like the right move, or else the first losing move on the keyboard).
+"""Рассада puzzles: a position of a game of 4–8 spots that the player to move wins, with at
+most :data:`MAX_MOVES` moves, where few moves keep the win and a tempting one loses (the same
+two spots joined round the other side of a region, which looks like the right move, or else
+the first losing move on the keyboard).
 
 Cut from random games on paper (:class:`engine.sprouts.Game`), so a puzzle keeps its drawing
 and the bot can show it as it shows any game. The values come from the position solver
@@ -21,6 +22,10 @@ from engine.sprouts.solver import outcome
 PREFIX = "s"
 SPOTS = (4, 5, 6, 7, 8)
 MIN_MOVES = 4  # fewer moves leave nothing to think about
+# More curves than this are no puzzle to page through on the keyboard (an early position of
+# 8 spots has over a thousand: which of six spots each loop encloses), and cost the most to
+# solve.
+MAX_MOVES = 60
 
 
 def analyse(game: Game) -> Analysis:
@@ -111,6 +116,8 @@ def judge(game: Game, cut_seed: int) -> tuple[str, Puzzle | None, float]:
     0). ``cut_seed`` is unused: the tempting move needs no bot."""
     del cut_seed
     legal = len(game.legal_moves())
+    if legal > MAX_MOVES:
+        return f"more than {MAX_MOVES} moves", None, 0.0
     analysis = analyse_unless(game, most_wins(legal))
     if analysis is None:
         return "too many winning moves (the search stopped)", None, 0.0

@@ -9,7 +9,7 @@ import pytest
 
 from engine.puzzles import cuts, load
 from engine.puzzles.generate import main
-from engine.puzzles.sprouts import analyse, analyse_unless
+from engine.puzzles.sprouts import MAX_MOVES, analyse, analyse_unless, judge
 from engine.sprouts import Game
 
 
@@ -40,3 +40,9 @@ def test_quick_rejection_stops_past_the_limit_only() -> None:
     assert analyse_unless(game, len(p.accepted) - 1) is None
     assert analyse_unless(game, len(p.accepted)) == full
     assert set(full.accepted) == set(p.accepted)
+
+
+def test_a_position_with_too_many_moves_is_turned_down_unsolved() -> None:
+    game = Game(8)  # a loop from any spot may enclose any of the other seven
+    assert len(game.legal_moves()) > MAX_MOVES
+    assert judge(game, 0) == (f"more than {MAX_MOVES} moves", None, 0.0)
