@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.core import Game
 from engine.core import load as load_game
@@ -29,6 +31,19 @@ RATING_OF_DIFFICULTY = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
 # Hint topics: what the first accepted move does (``puzzle.hint.<topic>`` in the bot's
 # catalogs): Точки и квадраты take, decline, safe, sacrifice; Рассада loop, split, join.
 HINTS = ("take", "decline", "safe", "sacrifice", "loop", "split", "join")
+
+T = TypeVar("T")
+
+
+def cuts(rng: random.Random, positions: Sequence[T], every: int | None) -> list[T]:
+    """The positions of one source game a generator cuts: two at random (``every`` None), or
+    every ``every``-th from a random start, so a game that cost seconds to play gives many
+    candidates (most of a Рассада candidate's cost is drawing its game)."""
+    if every is None:
+        return rng.sample(list(positions), min(2, len(positions)))
+    if every < 1:
+        raise ValueError(f"every must be at least 1, not {every}")
+    return list(positions[rng.randrange(every) :: every]) if positions else []
 
 
 @dataclass(frozen=True)
@@ -173,4 +188,4 @@ def find(puzzle_id: str) -> Puzzle | None:
     return None
 
 
-__all__ = ["GAMES", "HINTS", "Puzzle", "Verdict", "by_id", "find", "load", "write"]
+__all__ = ["GAMES", "HINTS", "Puzzle", "Verdict", "by_id", "cuts", "find", "load", "write"]

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from engine.boxes import Game, Move
 from engine.boxes.ai import choose_move
 from engine.boxes.solver import OutOfBudget, Searcher, gc_paused, searcher_for
-from engine.puzzles import Analysis, Puzzle
+from engine.puzzles import Analysis, Puzzle, cuts
 
 PREFIX = "b"
 
@@ -119,8 +119,9 @@ def _game(rng: random.Random, rows: int, cols: int, source: str, seed: int) -> l
     return seen
 
 
-def candidates(seed: int) -> Iterator[tuple[Game, int]]:
-    """Endgame positions (with a per-cut seed for the bots that name a natural move)."""
+def candidates(seed: int, every: int | None = None) -> Iterator[tuple[Game, int]]:
+    """Endgame positions (with a per-cut seed for the bots that name a natural move); which
+    of a game's are cut: :func:`engine.puzzles.cuts`."""
     rng = random.Random(seed)
     n = 0
     while True:
@@ -132,7 +133,7 @@ def candidates(seed: int) -> Iterator[tuple[Game, int]]:
             for p in _game(rng, rows, cols, source, seed * 100_000 + n * 100)
             if MIN_LEFT <= len(p.legal_moves()) <= most
         ]
-        for p in rng.sample(positions, min(2, len(positions))):
+        for p in cuts(rng, positions, every):
             yield p, rng.randrange(1 << 30)
 
 

@@ -1,6 +1,9 @@
 """Cut verified puzzles from bot-vs-bot and random games: ``python -m engine.puzzles.generate
 --game boxes --count 300 --seed 1`` writes ``engine/puzzles/data/boxes.json.gz`` and prints how
-many candidates it rejected and why.
+many candidates it rejected and why, and where the time went (playing the source games or
+judging the candidates). The shipped Рассада bank is ``--game sprouts --count 300 --seed 1
+--every 2``: every second position of each game is cut, since drawing a game on paper costs
+as much as solving its positions.
 
 Reproducible: one seed gives the same games, the same cuts and the same file on any machine,
 because every budget is counted in the solver's nodes, never in seconds.
@@ -11,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -34,21 +37,31 @@ def difficulties(scores: list[float], levels: int = 5) -> list[int]:
     return out
 
 
-def generate(count: int, seed: int, game: str = "boxes") -> tuple[list[Puzzle], Counter[str]]:
-    """``count`` puzzles (ids b0001… for boxes, s0001… for sprouts), each position once, and
-    the rejections by reason."""
+def generate(
+    count: int, seed: int, game: str = "boxes", every: int | None = None
+) -> tuple[list[Puzzle], Counter[str], dict[str, float]]:
+    """``count`` puzzles (ids b0001… for boxes, s0001… for sprouts), each position once, the
+    rejections by reason and the seconds spent by step. ``every``: which positions of a
+    source game are cut (:func:`engine.puzzles.cuts`)."""
     cut = CUTTERS[game]
     out: list[Puzzle] = []
     scores: list[float] = []
     why: Counter[str] = Counter()
+    spent: defaultdict[str, float] = defaultdict(float)
     seen: set[Any] = set()
-    for position, cut_seed in cut.candidates(seed):
+    source = cut.candidates(seed, every)
+    while True:
+        t0 = time.process_time()
+        position, cut_seed = next(source)
+        t1 = time.process_time()
+        spent["playing the source games"] += t1 - t0
         key = cut.key(position)
         if key in seen:
             why["same position as another"] += 1
             continue
         seen.add(key)
         reason, puzzle, hard = cut.judge(position, cut_seed)
+        spent["judging the candidates"] += time.process_time() - t1
         if puzzle is None:
             why[reason] += 1
             continue
@@ -57,7 +70,7 @@ def generate(count: int, seed: int, game: str = "boxes") -> tuple[list[Puzzle], 
         if len(out) == count:
             break
     levels = difficulties(scores)
-    return [replace(p, difficulty=d) for p, d in zip(out, levels, strict=True)], why
+    return [replace(p, difficulty=d) for p, d in zip(out, levels, strict=True)], why, spent
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -65,13 +78,22 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--game", choices=sorted(CUTTERS), default="boxes")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--every", type=int, default=None, help="cut every N-th position of a source game"
+    )
     ap.add_argument("--out", type=Path, default=None, help="default: the shipped bank")
     args = ap.parse_args(argv)
+    if args.every is not None and args.every < 1:
+        ap.error("--every must be at least 1")
     t0 = time.monotonic()
-    puzzles, why = generate(args.count, args.seed, args.game)
+    puzzles, why, spent = generate(args.count, args.seed, args.game, args.every)
     out = write(args.game, puzzles, args.out or path_of(args.game))
     tried = len(puzzles) + sum(why.values())
     print(f"{len(puzzles)} puzzles from {tried} candidates in {time.monotonic() - t0:.0f} s")
+    cpu = sum(spent.values())
+    print(f"CPU {cpu:.0f} s, {cpu / max(1, len(puzzles)):.2f} s a puzzle:")
+    for step, seconds in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"  {seconds:7.1f} s  {step}")
     print(f"rejected {sum(why.values())}:")
     for reason, n in why.most_common():
         print(f"  {n:5d}  {reason}")

@@ -1,6 +1,7 @@
-"""Рассада puzzles: a position of a game of 4–8 spots that the player to move wins, where few
-moves keep the win and a tempting one loses (the same two spots joined round the other side
-of a region, which looks like the right move, or else the first losing move on the keyboard).
+"""Рассада puzzles: a position of a game of 4–8 spots that the player to move wins, with at
+most :data:`MAX_MOVES` moves, where few moves keep the win and a tempting one loses (the same
+two spots joined round the other side of a region, which looks like the right move, or else
+the first losing move on the keyboard).
 
 Cut from random games on paper (:class:`engine.sprouts.Game`), so a puzzle keeps its drawing
 and the bot can show it as it shows any game. The values come from the position solver
@@ -13,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from engine.puzzles import Analysis, Puzzle
+from engine.puzzles import Analysis, Puzzle, cuts
 from engine.sprouts import Game
 from engine.sprouts.routing import RoutingError
 from engine.sprouts.solver import outcome
@@ -21,19 +22,40 @@ from engine.sprouts.solver import outcome
 PREFIX = "s"
 SPOTS = (4, 5, 6, 7, 8)
 MIN_MOVES = 4  # fewer moves leave nothing to think about
+# More curves than this are no puzzle to page through on the keyboard (an early position of
+# 8 spots has over a thousand: which of six spots each loop encloses), and cost the most to
+# solve.
+MAX_MOVES = 60
 
 
 def analyse(game: Game) -> Analysis:
     """Every legal move's value for the player to move: +1 wins, -1 loses."""
+    analysis = analyse_unless(game, None)
+    assert analysis is not None  # no limit
+    return analysis
+
+
+def analyse_unless(game: Game, most_wins: int | None) -> Analysis | None:
+    """:func:`analyse`, or None as soon as more than ``most_wins`` moves are found to win
+    (the generator's quick rejection: the other moves need not be solved)."""
     verdict: dict[str, bool] = {}
     values: dict[str, int] = {}
+    wins = 0
     for m in game.legal_moves():
         child = game.position.play(game.describe(m).pmove)
         key = child.canonical()
         if key not in verdict:
             verdict[key] = not outcome(child, game.misere)
         values[game.format_move(m)] = 1 if verdict[key] else -1
+        wins += verdict[key]
+        if most_wins is not None and wins > most_wins:
+            return None
     return Analysis(values, max(values.values()))
+
+
+def most_wins(legal: int) -> int:
+    """The most winning moves a puzzle may have among ``legal``: two, or a quarter."""
+    return max(2, legal // 4)
 
 
 def _ends(game: Game, notation: str) -> frozenset[int]:
@@ -66,8 +88,9 @@ def hardness(analysis: Analysis, alike: bool, spots: int) -> float:
     return len(analysis.values) / len(analysis.accepted) + (3.0 if alike else 0.0) + spots / 2
 
 
-def candidates(seed: int) -> Iterator[tuple[Game, int]]:
-    """Positions from random games (two from each game with at least :data:`MIN_MOVES`)."""
+def candidates(seed: int, every: int | None = None) -> Iterator[tuple[Game, int]]:
+    """Positions with at least :data:`MIN_MOVES` from random games; which of a game's are
+    cut: :func:`engine.puzzles.cuts`."""
     rng = random.Random(seed)
     while True:
         g = Game(rng.choice(SPOTS))
@@ -79,7 +102,7 @@ def candidates(seed: int) -> Iterator[tuple[Game, int]]:
                 g.play(rng.choice(g.legal_moves()))
             except RoutingError:  # a curve the router cannot draw: the game so far serves
                 break
-        for p in rng.sample(seen, min(2, len(seen))):
+        for p in cuts(rng, seen, every):
             yield p, 0
 
 
@@ -92,15 +115,15 @@ def judge(game: Game, cut_seed: int) -> tuple[str, Puzzle | None, float]:
     """A candidate's fate: ("ok", puzzle, its hardness) or (the reason it was rejected, None,
     0). ``cut_seed`` is unused: the tempting move needs no bot."""
     del cut_seed
-    analysis = analyse(game)
+    legal = len(game.legal_moves())
+    if legal > MAX_MOVES:
+        return f"more than {MAX_MOVES} moves", None, 0.0
+    analysis = analyse_unless(game, most_wins(legal))
+    if analysis is None:
+        return "too many winning moves (the search stopped)", None, 0.0
     accepted = analysis.accepted
-    legal = len(analysis.values)
     if analysis.best < 0:
         return "the player to move loses", None, 0.0
-    if len(accepted) == legal:
-        return "every move wins", None, 0.0
-    if len(accepted) > max(2, legal // 4):
-        return "too many winning moves", None, 0.0
     wrong = natural_moves(game, accepted)[0]
     alike = _ends(game, wrong) in {_ends(game, a) for a in accepted}
     hint = hint_of(game, sorted(accepted)[0])
