@@ -62,6 +62,7 @@ def worker(settings: Settings) -> Worker[Context]:
         functions=[(THINK, think_job)],
         concurrency=1,
         startup=start_up,
+        metadata={"worker": WORKER_ID, "pid": os.getpid()},  # who is who, for tests and ops
         # saq's defaults but the sweep (60 s there): a dead worker's job is retried soon
         timers=PartialTimersDict(schedule=1, worker_info=10, sweep=SWEEP_SECONDS, abort=1),
     )
