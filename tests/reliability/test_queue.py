@@ -72,7 +72,7 @@ class Fleet:
     async def pids(self) -> dict[str, int]:
         """The saq worker id → process id of each worker that registered (is ready)."""
         info = await self.queue.info()
-        return {w: int(i["metadata"]["pid"]) for w, i in info["workers"].items()}
+        return {w: int((i["metadata"] or {})["pid"]) for w, i in info["workers"].items()}
 
     async def ready(self, n: int) -> None:
         deadline = time.monotonic() + WAIT
@@ -153,15 +153,18 @@ def _midgame() -> dict[str, Any]:
 async def test_a_worker_killed_mid_think_has_the_move_thought_again(
     fleet: Fleet, redis_url: str
 ) -> None:
+    started = time.monotonic()
     engine.warm_ai("dots")  # Точки's search kernels in numba's cache, for the workers to load
     fleet.start(warm=True)
     fleet.start(warm=True)
     await fleet.ready(2)
+    print(f"2 warm workers ready in {time.monotonic() - started:.1f} s")
     pool = AIPool(workers=1, kernels=False)  # the fallback, at the real time scale
     thinker = await QueueThinker.connect(redis_url, pool)
     try:
         fell = sum(fallbacks(r) for r in REASONS)
         state = _midgame()
+        t0 = time.monotonic()
         asked = asyncio.create_task(thinker.choose(state, "hard", 1))
         taken: list[Any] = []
 
@@ -175,11 +178,13 @@ async def test_a_worker_killed_mid_think_has_the_move_thought_again(
             await asyncio.sleep(0.02)
         pids = await fleet.pids()
         victim = pids[taken[0].worker_id]
+        print(f"killing worker {victim} {time.monotonic() - t0:.1f} s in")
         await asyncio.sleep(0.3)
         assert not asked.done(), "the think ended before the worker could be killed"
         os.kill(victim, signal.SIGKILL)
         await until(lambda: not alive(victim), "the killed worker to end")
         move, _spent = await asyncio.wait_for(asked, WAIT)
+        print(f"the move came {time.monotonic() - t0:.1f} s in")
         game = engine.load(state)
         assert move in {game.format_move(m) for m in game.legal_moves()}
         survivor = next(p for p in pids.values() if p != victim)
