@@ -57,6 +57,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_worker(args: argparse.Namespace) -> int:
+    settings = Settings.from_env(need_token=False)
+    _setup_logging(settings.log_level, _secrets(settings))
+    from bot.telegram import job_worker
+
+    return job_worker.run(settings)
+
+
 def _cmd_local(args: argparse.Namespace) -> int:
     # The CLI is the composition root: the only place in bot/ that may start the playground.
     # The bot itself still reaches the emulator over HTTP only, like Telegram.
@@ -82,6 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run the bot against Telegram (settings from environment)")
     run.set_defaults(func=_cmd_run)
+    worker = sub.add_parser(
+        "worker", help="think the bot's moves from the Redis job queue (the bot's WORKERS=queue)"
+    )
+    worker.set_defaults(func=_cmd_worker)
     local = sub.add_parser(
         "local", help="run the Telegram emulator, an embedded store and the bot; play in a browser"
     )

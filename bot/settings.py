@@ -14,6 +14,7 @@ from storage.connect import masked
 
 TELEGRAM_API = "https://api.telegram.org"
 LANGUAGES = ("ru", "en")
+WORKER_KINDS = ("local", "queue")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
@@ -43,6 +44,9 @@ class Settings:
     ai_show_after: float = 0.6  # a longer think shows the person's own move first
     route_workers: int = 0  # processes that route Рассада curves (0: the bot process does)
     warm_workers: bool = True  # take updates only once the worker pools are warm
+    # Who thinks the bot's moves: "local", this process's own pool; "queue", `tetrad worker`
+    # processes through a Redis job queue (bot/telegram/jobs.py), the pool as the fallback.
+    workers: str = "local"
     # The Mini App: the public URL of its page (this server's /app/), and the short name
     # BotFather's /newapp gave it (for the t.me direct link of groups and inline messages).
     miniapp_url: str | None = None
@@ -100,6 +104,10 @@ class Settings:
         if warm_text not in ("0", "1"):
             raise SettingsError(f"WARM_WORKERS must be 1 or 0, not {warm_text!r}")
 
+        workers = _one_of("WORKERS", (get("WORKERS") or "local").lower(), WORKER_KINDS)
+        if workers == "queue" and redis_url.startswith("memory://"):
+            raise SettingsError("WORKERS=queue needs a Redis server in REDIS_URL, not memory://")
+
         storage_text = get("STORAGE_CHAT_ID") or ""
         try:
             storage_chats = tuple(int(c) for c in storage_text.split(",") if c.strip())
@@ -135,6 +143,7 @@ class Settings:
             ai_show_after=ai_show_after,
             route_workers=int(workers_text),
             warm_workers=warm_text == "1",
+            workers=workers,
         )
 
 

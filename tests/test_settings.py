@@ -24,6 +24,11 @@ def test_route_workers_can_be_turned_off() -> None:
     assert Settings.from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "0"}).route_workers == 0
 
 
+def test_moves_are_thought_in_the_bot_unless_workers_is_queue() -> None:
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN": TOKEN}).workers == "local"
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "WORKERS": "Queue"}).workers == "queue"
+
+
 def test_api_url_with_bot_suffix_is_normalised() -> None:
     s = Settings.from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": "http://x:1/bot/"})
     assert s.base_url == "http://x:1/bot"
@@ -56,6 +61,8 @@ def test_sentinel_redis_url_is_taken() -> None:
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "two"}, "ROUTE_WORKERS"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "-1"}, "ROUTE_WORKERS"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "65"}, "ROUTE_WORKERS"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "WORKERS": "fleet"}, "WORKERS must be one of"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "WORKERS": "queue", "REDIS_URL": "memory://x"}, "memory"),
     ],
 )
 def test_bad_settings(env: dict[str, str], needle: str) -> None:

@@ -406,7 +406,7 @@ async def _think(svc: Services, bot: Bot, match_id: str, match: Match, level: st
             await bot.send_chat_action(chat, ChatAction.TYPING)
     budget = clocks.think_budget(match, svc.clock())  # the bot plays on its own time
     thinking = asyncio.ensure_future(
-        svc.ai.choose(match.game.to_json(), level, seed=match.version, budget=budget)
+        svc.thinker.choose(match.game.to_json(), level, seed=match.version, budget=budget)
     )
     try:
         move, _spent = await asyncio.wait_for(asyncio.shield(thinking), svc.settings.ai_show_after)

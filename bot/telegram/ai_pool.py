@@ -29,6 +29,13 @@ TIME_LIMITS = {"easy": 0.3, "medium": 0.8, "hard": 1.8, "expert": 5.0}
 MIN_LEFT = 0.001
 
 
+def move_limit(level: str, time_scale: float = 1.0, budget: float | None = None) -> float:
+    """The most one move of ``level`` may take: its level's time, scaled, within ``budget``
+    (the bot's own clock). The job queue sizes its waits by it too (bot/telegram/jobs.py)."""
+    limit = TIME_LIMITS.get(level, 1.0) * time_scale
+    return limit if budget is None else min(limit, budget)
+
+
 def think(
     state: dict[str, Any],
     level: str,
@@ -43,9 +50,7 @@ def think(
     replay and the STOP check (on a 38×31 board near its end the replay alone is some 25 ms,
     half a tight clock's 50 ms budget)."""
     started = time.perf_counter()
-    limit = TIME_LIMITS.get(level, 1.0) * time_scale
-    if budget is not None:
-        limit = min(limit, budget)
+    limit = move_limit(level, time_scale, budget)
     game = engine.load(state)
     stop_play = _stop_play(game, level) if engine.stopping(game) is not None else None
     if stop_play is not None:
@@ -71,7 +76,7 @@ def replay(state: dict[str, Any], view: View) -> bytes:
     return render.replay(engine.load(state), view=view)
 
 
-def _load_ais(kernels: bool = True) -> None:
+def load_ais(kernels: bool = True) -> None:
     """Worker start-up: each game's AI imported before the first move is asked for, and with
     ``kernels`` warmed (``engine.warm_ai``: Точки's compiled search, Рассада's tables), so that
     a worker's first move costs what the others do."""
@@ -90,7 +95,7 @@ class AIPool(Workers):
     def __init__(
         self, workers: int | None = None, time_scale: float = 1.0, *, kernels: bool = True
     ) -> None:
-        super().__init__(workers, prepare=functools.partial(_load_ais, kernels))
+        super().__init__(workers, prepare=functools.partial(load_ais, kernels))
         self.time_scale = time_scale
 
     async def choose(

@@ -47,6 +47,7 @@ from bot.telegram import (
 )
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.http import AiohttpRequest, UpdatesRequest
+from bot.telegram.jobs import QueueThinker
 from bot.telegram.route_pool import RoutePool
 from bot.telegram.services import Services
 from bot.webapp import server as miniapp
@@ -122,6 +123,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         clock=app.bot_data["clock"],
         timeouts=Timeouts(lobby=settings.lobby_timeout, idle=settings.idle_timeout),
     )
+    if settings.workers == "queue":
+        svc.queue = await QueueThinker.connect(settings.redis_url, fallback=svc.ai)
     if settings.route_workers:
         svc.routes = RoutePool(settings.route_workers)
         svc.routes.share(store)
@@ -164,6 +167,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     if svc is not None:
         await svc.cancel_tasks()
         svc.ai.close()
+        if svc.queue is not None:
+            await svc.queue.close()
         if svc.routes is not None:
             svc.routes.close()
         await svc.store.close()

@@ -75,6 +75,25 @@ AI_THINK = Histogram(
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0),
     registry=REGISTRY,
 )
+QUEUE_MOVES = Counter(
+    "tetrad_queue_moves",
+    "AI moves thought by a `tetrad worker` from the job queue (WORKERS=queue)",
+    registry=REGISTRY,
+)
+QUEUE_FALLBACKS = Counter(
+    "tetrad_queue_fallbacks",
+    "AI moves the bot thought itself because the job queue gave no answer in time, by reason "
+    "(no_worker: none took the job; timeout: taken, no answer; failed: the job failed or was "
+    "dropped; error: Redis or the queue failed)",
+    ["reason"],
+    registry=REGISTRY,
+)
+QUEUE_START = Histogram(
+    "tetrad_queue_start_seconds",
+    "Time from enqueueing an AI move to a worker starting it",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    registry=REGISTRY,
+)
 ROUTED = Histogram(
     "tetrad_sprouts_route_seconds",
     "Time one Рассада curve took to route, waiting for a worker included, by where it was "

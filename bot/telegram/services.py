@@ -13,6 +13,7 @@ import storage
 from bot.match.clocks import Timeouts
 from bot.settings import Settings
 from bot.telegram.ai_pool import AIPool
+from bot.telegram.jobs import QueueThinker, Thinker
 from bot.telegram.route_pool import RoutePool
 from engine.recent import Recent
 
@@ -61,6 +62,7 @@ class Services:
     settings: Settings
     store: storage.Store
     ai: AIPool
+    queue: QueueThinker | None = None  # WORKERS=queue: moves thought by `tetrad worker`s
     routes: RoutePool | None = None  # None: Рассада curves are routed in the bot process
     clock: Callable[[], float] = time.time
     timeouts: Timeouts = field(default_factory=Timeouts)
@@ -73,6 +75,11 @@ class Services:
     bot_username: str = ""
     ready: bool = False  # the worker pools are warm: updates are taken (see app._post_init)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @property
+    def thinker(self) -> Thinker:
+        """Who thinks the bot's moves: the queue's workers, or this process's pool."""
+        return self.ai if self.queue is None else self.queue
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run background work (AI turns) that shutdown cancels, like a dying process would."""
