@@ -5,6 +5,7 @@ tests/fixtures/ports.py (the suite runs on pytest-xdist workers: see README)."""
 import importlib.util
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -30,6 +31,20 @@ def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg
     """The :data:`LONG_FIRST` tests go to the front (a stable sort: otherwise in file order).
     Tests marked slow are opt-in: tests/fixtures/slow.py."""
     items.sort(key=lambda item: not any(p in item.nodeid for p in LONG_FIRST))
+
+
+@pytest.fixture(autouse=True)
+def _router_kept() -> Iterator[None]:
+    """The Рассада router as each test found it: a test whose bot died without closing its
+    route pool would leave every later Рассада move of the worker asking that dead pool
+    (one failure then failed a dozen tests after it)."""
+    from engine.sprouts import game
+
+    before = game._router
+    yield
+    if game._router is not before:
+        game.set_router(before)
+        pytest.fail("the test left another Рассада router installed", pytrace=False)
 
 
 def pytest_sessionstart(session) -> None:  # type: ignore[no-untyped-def]

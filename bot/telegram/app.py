@@ -225,8 +225,11 @@ async def running(
     """
     app = build_application(settings, clock=clock)
     async with app:  # initialize() and shutdown(); post_init/post_shutdown are ours to call
-        await _post_init(app)
         try:
+            # Inside the try: a start cancelled while the workers warm (a test's timeout,
+            # a stop during start-up) still closes the pools and puts the engine's router
+            # back, or every later Рассада move in the process asks a dead pool.
+            await _post_init(app)
             await app.start()
             assert app.updater is not None
             await app.updater.start_polling(

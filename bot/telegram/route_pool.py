@@ -152,7 +152,11 @@ class RoutePool(Workers):
     def _wait(self, call: Any) -> Any:
         """Run a store call on the event loop from this router thread; its answer."""
         assert self._loop is not None
-        future = asyncio.run_coroutine_threadsafe(call, self._loop)
+        try:
+            future = asyncio.run_coroutine_threadsafe(call, self._loop)
+        except RuntimeError:  # the loop has closed: its bot stopped without closing this pool
+            call.close()
+            raise storage.Unavailable("the store's event loop has closed") from None
         try:
             return future.result(STORE_WAIT)
         except TimeoutError:

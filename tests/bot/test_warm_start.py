@@ -4,6 +4,7 @@ start waited 8 s for the route workers to start)."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import statistics
 import subprocess
@@ -13,6 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.telegram.app import running
+from engine.sprouts import game as sprouts_game
 from playground.client import PlaygroundClient
 from playground.server import Emulator
 from tests.bot.helpers import _looks, message, quick_game, texts, wait_message
@@ -82,3 +85,28 @@ async def test_the_first_sprouts_tap_waits_for_no_worker(
     later = statistics.median(seconds[1:])
     print(f"second-spot taps: first {seconds[0]:.2f} s, later median {later:.2f} s")
     assert seconds[0] <= 5 * later + 1.0, seconds  # generous: the machine is loaded
+
+
+async def test_a_start_cancelled_while_the_workers_warm_puts_the_router_back(
+    emulator: Emulator, redis_url: str
+) -> None:
+    """A bot stopped during its start (a timeout, a stop signal) closes its route pool: the
+    Рассада router it installed would otherwise send every later move of the process to a
+    pool whose event loop is gone (one such start failed every Рассада test after it)."""
+    before = sprouts_game._router
+    settings = dataclasses.replace(
+        bot_settings(emulator, redis_url), route_workers=1, warm_workers=True
+    )
+
+    async def start() -> None:
+        async with running(settings):
+            pass  # not reached in time: cancelled while warming
+
+    task = asyncio.ensure_future(start())
+    deadline = time.monotonic() + 60
+    while sprouts_game._router is before and not task.done() and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    assert sprouts_game._router is not before, "the pool never installed its router"
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert sprouts_game._router is before
