@@ -32,6 +32,8 @@ SCALE = 0.1  # the hard level's 1.8 s becomes 0.18 s a move
 
 
 def search_position() -> dict[str, Any]:
+    """A Точки position where the hard level thinks its whole time: past the opening book, a
+    dozen random moves in (tests/reliability/test_queue kills a worker mid-think there)."""
     game = engine.new("dots")
     rng = random.Random(4)
     for _ in range(12):

@@ -23,6 +23,7 @@ import pytest
 from saq import Status
 
 import engine
+from bench.queue import search_position
 from bot.i18n import t
 from bot.telegram.ai_pool import AIPool
 from bot.telegram.job_worker import WORKER_ID
@@ -139,17 +140,6 @@ async def test_games_against_the_bot_are_thought_by_the_workers(
     assert sum(fallbacks(r) for r in REASONS) == fell, "the bot thought moves itself"
 
 
-def _midgame() -> dict[str, Any]:
-    """A Точки position where the hard level thinks its whole time (some 1.7 s here): past
-    the opening book, a dozen random moves in."""
-    game = engine.new("dots")
-    rng = random.Random(4)
-    for _ in range(12):
-        legal = game.legal_moves()
-        game.play(legal[rng.randrange(len(legal))])
-    return dict(game.to_json())
-
-
 async def test_a_worker_killed_mid_think_has_the_move_thought_again(
     fleet: Fleet, redis_url: str
 ) -> None:
@@ -163,7 +153,7 @@ async def test_a_worker_killed_mid_think_has_the_move_thought_again(
     thinker = await QueueThinker.connect(redis_url, pool)
     try:
         fell = sum(fallbacks(r) for r in REASONS)
-        state = _midgame()
+        state = search_position()  # the hard level thinks its whole time there
         t0 = time.monotonic()
         asked = asyncio.create_task(thinker.choose(state, "hard", 1))
         taken: list[Any] = []
