@@ -1,0 +1,72 @@
+"""Every task of every course, replayed through the engines: each intended answer is accepted
+by the game's judge (the exact solver for Точки и квадраты, the Рассада solver), each tempting
+wrong move is refused; and the courses' shapes hold (ids fit a button, pages draw, the seat
+to move is the position's). Generic over :data:`engine.lessons.COURSES`, so a new course is
+proved here as soon as it is registered."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import engine.lessons
+from engine.lessons import COURSES, Task, course, judge
+from engine.lessons.judges import analysis
+
+TASKS = [t for lessons in COURSES.values() for x in lessons for t in x.tasks]
+ID = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
+
+
+def test_the_boxes_course_has_eight_lessons_or_more() -> None:
+    lessons = course("boxes")
+    assert lessons
+    assert all(x.game == "boxes" for x in lessons)
+    assert course("no such game") == ()
+
+
+@pytest.mark.parametrize("t", TASKS, ids=[t.id for t in TASKS])
+def test_the_answers_are_right_and_the_tempting_moves_wrong(t: Task) -> None:
+    game = t.start()
+    assert not game.over and game.turn == t.turn
+    for move in t.answers:
+        verdict = judge(t, move)
+        assert verdict is not None and verdict.solved, f"{t.id}: {move} is not accepted"
+    for w in t.wrong:
+        verdict = judge(t, w.move)
+        assert verdict is not None and not verdict.solved, f"{t.id}: {w.move} is accepted"
+        assert verdict.got < verdict.best
+        assert w.move not in t.answers
+    assert judge(t, "no move") is None
+
+
+@pytest.mark.parametrize("t", TASKS, ids=[t.id for t in TASKS])
+def test_the_judge_is_the_engine_not_the_stored_answer(t: Task) -> None:
+    """The judge accepts exactly the moves that keep the value, the stored ones among them;
+    and some legal move is refused, or the task would teach nothing."""
+    a = analysis(t)
+    accepted = {m for m in a.values if (v := judge(t, m)) is not None and v.solved}
+    assert accepted == {m for m, v in a.values.items() if v == a.best}
+    assert set(t.answers) <= accepted < set(a.values)
+
+
+def test_ids_fit_a_button_and_are_unique() -> None:
+    lessons = [x for xs in COURSES.values() for x in xs]
+    assert len({x.id for x in lessons}) == len(lessons)
+    assert len({t.id for t in TASKS}) == len(TASKS)
+    for x in lessons:
+        assert ID.match(x.id) and len(x.id) <= 8
+        assert x.pages and x.tasks
+        for i, t in enumerate(x.tasks):
+            assert ID.match(t.id)
+            assert engine.lessons.task(t.id) == (x, i)
+        assert engine.lessons.lesson(x.id) is x
+    assert engine.lessons.lesson("zz") is None and engine.lessons.task("zz") is None
+
+
+def test_every_page_draws_and_marks_real_lines() -> None:
+    for x in [x for xs in COURSES.values() for x in xs]:
+        for page in x.pages:
+            game = page.start()
+            for mark in page.marks:
+                assert game.format_move(game.parse_move(mark)) == mark, (x.id, mark)
