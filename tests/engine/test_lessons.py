@@ -11,6 +11,8 @@ import re
 import pytest
 
 import engine.lessons
+from engine.boxes import Game
+from engine.boxes.ai import Position
 from engine.lessons import COURSES, Task, course, judge
 from engine.lessons.judges import analysis
 
@@ -76,9 +78,6 @@ def test_the_long_chain_task_is_the_rule_at_work() -> None:
     """b7's words say the right line leaves the count of long chains the mover wants (dots +
     long chains even for the first player, odd for the second) and the tempting one the
     other; the engine's own chain count says so too."""
-    from engine.boxes import Game
-    from engine.boxes.ai import Position
-
     found = engine.lessons.task("b7-1")
     assert found is not None
     t = found[0].tasks[found[1]]
