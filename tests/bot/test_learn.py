@@ -15,6 +15,7 @@ import engine.lessons
 from bot.i18n import Text, t
 from engine.lessons import Lesson, Task
 from playground.client import MessageView, Popup, UserHandle
+from tests.bot.test_puzzles import board_now as now
 from tests.fixtures.playground import ScenarioClient
 
 
@@ -47,10 +48,6 @@ async def play(user: UserHandle, board: MessageView, task: Task, notation: str) 
                 assert popup is not None
                 return popup
     raise AssertionError(f"no button {want} on {board.button_texts}")
-
-
-async def now(user: UserHandle, message: MessageView) -> MessageView:
-    return next(m for m in await user.private.messages() if m.message_id == message.message_id)
 
 
 async def png_of(user: UserHandle, message: MessageView) -> Image.Image:
