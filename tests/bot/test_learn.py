@@ -190,3 +190,19 @@ async def test_learn_in_a_group_points_to_the_private_chat(pg: ScenarioClient) -
     await carol.send("/learn", group)
     said = await group.last_message()
     assert said.body == plain("en", "learn.private") and not said.buttons
+
+
+def test_every_course_text_is_in_both_catalogs() -> None:
+    """Each key a course names (titles, pages, goals, hints, reasons, right answers) has its
+    own words in en and ru: a missing one would show the key itself."""
+    keys = set()
+    for lessons in engine.lessons.COURSES.values():
+        for x in lessons:
+            keys |= {x.title, *(p.text for p in x.pages)}
+            for task in x.tasks:
+                keys |= {task.goal, task.hint, task.right, *(w.reason for w in task.wrong)}
+    keys.discard("")
+    for lang in ("en", "ru"):
+        missing = sorted(k for k in keys if t(lang, k) == k)
+        assert not missing, (lang, missing)
+    assert t("ru", "learn.boxes.b1.title") != t("en", "learn.boxes.b1.title")

@@ -85,6 +85,12 @@ def test_the_long_chain_task_is_the_rule_at_work() -> None:
     assert isinstance(game, Game) and game.turn == 1 and (game.rows + 1) * (game.cols + 1) == 16
     pos = Position(game)
     assert not pos.wants_even_chains()
+    for m in ("c3-c4", "c4-d4"):  # the two safe lines of the task's words, and no others
+        assert pos.safe_lines().count(game.line_number(game.parse_move(m))) == 1
+    assert len(pos.safe_lines()) == 2
+    answered = game.copy()
+    answered.play(answered.parse_move("c3-c4"))
+    assert Position(answered).safe_lines() == []  # "no safe line is left"
     after = {
         m: pos.long_chains_after(game.line_number(game.parse_move(m))) for m in ("c3-c4", "c4-d4")
     }
