@@ -13,6 +13,9 @@ from PIL import Image
 
 import engine.lessons
 from bot.i18n import Text, t
+from bot.match import lesson as flow
+from bot.match import puzzle as posed
+from bot.telegram.lessons import page_png
 from engine.lessons import Lesson, Task
 from playground.client import MessageView, Popup, UserHandle
 from tests.bot.test_puzzles import board_now as now
@@ -206,3 +209,26 @@ def test_every_course_text_is_in_both_catalogs() -> None:
         missing = sorted(k for k in keys if t(lang, k) == k)
         assert not missing, (lang, missing)
     assert t("ru", "learn.boxes.b1.title") != t("en", "learn.boxes.b1.title")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_every_page_picture_draws_at_phone_size(lang: str) -> None:
+    for x in engine.lessons.course("boxes"):
+        for n in range(len(x.pages)):
+            image = Image.open(io.BytesIO(await page_png(x, n, lang)))
+            image.load()
+            assert image.format == "PNG" and 300 < image.width <= 1280, (x.id, n)
+            assert image.height > image.width / 2, (x.id, n)
+
+
+def test_every_task_answer_and_trap_has_its_button() -> None:
+    """Each task's board offers its answers and its tempting moves as buttons (a board too big
+    for one button per line would need a box first)."""
+    for x in engine.lessons.course("boxes"):
+        for task in x.tasks:
+            match = posed.stand_in(task, 7, "Ann", "Opponent", "en")
+            keyboard = flow.task_keyboard(match, x, 3)
+            datas = {b.data for row in keyboard for b in row}
+            for m in [*task.answers, *(w.move for w in task.wrong)]:
+                assert f"yz:{task.id}:3:{code(task, m)}" in datas, (task.id, m)
+            assert all(len(d.encode()) <= 64 for d in datas)
