@@ -101,6 +101,9 @@ async def test_a_boxes_lesson_with_a_wrong_answer_a_hint_and_the_right_one(
 
     board = await now(alice, page2)
     assert plain(lang, first.goal) in (board.caption or "")
+    await alice.send(first.answers[0])  # typed, not tapped: pointed to the board
+    assert (await alice.private.last_message()).body == plain(lang, "learn.typed")
+    assert (await now(alice, board)).caption == board.caption
     popup = await play(alice, board, first, first.wrong[0].move)
     assert popup.text == plain(lang, "learn.popup.wrong")
     board = await now(alice, board)
