@@ -196,6 +196,10 @@ async def test_learn_in_a_group_points_to_the_private_chat(pg: ScenarioClient) -
     await carol.send("/learn", group)
     said = await group.last_message()
     assert said.body == plain("en", "learn.private") and not said.buttons
+    commands = {c["command"]: c["description"] for c in await carol.private.commands(carol)}
+    assert commands.get("learn") == plain("en", "cmd.learn")
+    await carol.send("/help")
+    assert "/learn" in (await carol.private.last_message()).body
 
 
 def test_every_course_text_is_in_both_catalogs() -> None:
