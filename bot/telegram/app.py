@@ -59,6 +59,7 @@ COMMANDS = (
     "games",
     "challenge",
     "learn",
+    "puzzle",
     "help",
     "rules",
     "stats",

@@ -24,22 +24,12 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+from bot.telegram import app
+
 OPS = ("p", "c", "a", "j", "l", "s", "x", "b", "n", "N", "L", "R", "t", "g", "zz", "P", "")
 END_ARGS = ("r", "R", "d", "y", "n", "s", "f", "g", "t", "x", "c", "q", "")
 CURSOR_ARGS = ("l", "r", "u", "d", "t", "m", "k", "g0.0", "g999.999", "menu", "back", "b9.9", "")
-COMMANDS = (
-    "start",
-    "new",
-    "games",
-    "challenge",
-    "help",
-    "rules",
-    "stats",
-    "top",
-    "record",
-    "lang",
-    "m",
-)
+COMMANDS = ("start", *app.COMMANDS)  # every command the bot registers, and /start
 ODD = (
     "",
     " ",
