@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from bot.i18n import t
 from engine.puzzles import Puzzle, find
 from playground.client import MessageView, Popup, UserHandle
 from tests.fixtures.playground import ScenarioClient
@@ -145,3 +146,11 @@ async def test_hint_unrates_the_attempt_and_bad_buttons_change_nothing(pg: Scena
     await play_move(alice, board, p, p.accepted[0])
     caption = (await board_now(alice, board)).caption or ""
     assert "Solved!" in caption and "Not rated" in caption and "1500" in caption
+
+
+async def test_puzzle_is_in_the_command_list_and_in_help(pg: ScenarioClient) -> None:
+    dora = await pg.user("dora", lang="ru")
+    commands = {c["command"]: c["description"] for c in await dora.private.commands(dora)}
+    assert commands.get("puzzle") == t("ru", "cmd.puzzle")
+    await dora.send("/help")
+    assert "/puzzle" in (await dora.private.last_message()).body
