@@ -196,9 +196,11 @@ class PuzzleOn(On):
     """The buttons of a puzzle's board: a game UI's move buttons (``on(PLAY, code)``) answer
     the puzzle (``match`` is its id, ``version`` the person's attempt); its keyboard steps
     (``on(STEP, op)``) carry ``selection``, the packed cursor the board was drawn with, so
-    the step is applied to it; info buttons stay."""
+    the step is applied to it; info buttons stay. ``path``: where the person is in a puzzle
+    of several moves (:mod:`bot.match.dotspuzzle`), before the value as ``<path>/``."""
 
     selection: str = ""
+    path: str = ""
 
     def __call__(self, kind: Kind, value: str = "") -> str:
         if kind is PLAY:
@@ -207,6 +209,8 @@ class PuzzleOn(On):
             kind, value = PUZZLE_STEP, f"{self.selection}={value}"
         elif kind is not INFO:
             raise ValueError(f"a puzzle board has no {kind.name} button")
+        if self.path and kind is not INFO:
+            value = f"{self.path}/{value}"
         return kind.data(self.match, self.version, value)
 
 
