@@ -197,7 +197,7 @@ class PuzzleOn(On):
     the puzzle (``match`` is its id, ``version`` the person's attempt); its keyboard steps
     (``on(STEP, op)``) carry ``selection``, the packed cursor the board was drawn with, so
     the step is applied to it; info buttons stay. ``path``: where the person is in a puzzle
-    of several moves (:mod:`bot.match.dotspuzzle`), before the value as ``<path>/``."""
+    of several moves (:mod:`bot.match.dotspuzzle`), before the value as ``<path>!``."""
 
     selection: str = ""
     path: str = ""
@@ -210,7 +210,7 @@ class PuzzleOn(On):
         elif kind is not INFO:
             raise ValueError(f"a puzzle board has no {kind.name} button")
         if self.path and kind is not INFO:
-            value = f"{self.path}/{value}"
+            value = f"{self.path}!{value}"
         return kind.data(self.match, self.version, value)
 
 

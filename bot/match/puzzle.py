@@ -63,7 +63,7 @@ def unpack(step: str) -> tuple[Cursor, str]:
 def split_path(value: str) -> tuple[str, str]:
     """A puzzle button's value → the path it was drawn at (:mod:`bot.match.dotspuzzle`) and
     the rest; Refused for a path no board carries."""
-    path, sep, rest = value.rpartition("/") if "/" in value else ("", "", value)
+    path, sep, rest = value.partition("!") if "!" in value else ("", "", value)
     if sep and (not path or not _PATH.match(path)):
         raise Refused("err.bad_button")
     return path, rest

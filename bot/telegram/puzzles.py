@@ -222,9 +222,11 @@ async def _answer(
     title = flow.task(p, shown)[0]
     if solved:
         await board.popup(query, langs.own, Text("puzzle.popup.solved"))
-        done = flow.solved(p, said, answer.state.streak)
         if dotspuzzle.multi(p):
-            done[0] = dotspuzzle.solved_line(p, move, _taken(p, match, move))
+            streak = Text("puzzle.streak", n=answer.state.streak)
+            done = [dotspuzzle.solved_line(p, move, _taken(p, match, move)), streak]
+        else:
+            done = flow.solved(p, said, answer.state.streak)
         caption = board.lines(lang, [title, *done, rating])
         png = await board.picture(match, lang, p, played=move)
         keyboard = markup(flow.next_keyboard(p.id, tap.version), lang)
