@@ -15,17 +15,11 @@ from engine.dots import Game
 from engine.dots.forcing import prove_capture, prove_save
 from engine.puzzles import HINTS, Puzzle, by_id, load, path_of
 from engine.puzzles.generate import generate
+from tests.engine.puzzles.sample import cases
 
 BANK = load("dots")
 SAMPLE = 25  # every 25th puzzle in the normal run
 SHIPPED = 300  # issue #30
-
-
-def _cases() -> list[object]:
-    return [
-        p.id if i % SAMPLE == 0 else pytest.param(p.id, marks=pytest.mark.slow)
-        for i, p in enumerate(BANK)
-    ]
 
 
 def test_the_bank_is_big_enough_and_small_on_disk() -> None:
@@ -78,7 +72,7 @@ def _walk(p: Puzzle, game: Game, node: dict[str, Any], left: int, start: int) ->
     return walked
 
 
-@pytest.mark.parametrize("pid", _cases())
+@pytest.mark.parametrize("pid", cases(BANK, SAMPLE))
 def test_puzzle_is_proved(pid: str) -> None:
     p: Puzzle = by_id("dots")[pid]
     game = _game(p)
