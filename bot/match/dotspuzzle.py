@@ -109,21 +109,21 @@ def solved_line(p: Puzzle, move: str, got: int) -> Text:
 
 
 def focus(p: Puzzle) -> tuple[int, int] | None:
-    """Where the action is (the keyboard's window opens on it): the middle of the principal
-    line's points, or of a save's refutations."""
+    """Where the action is (the keyboard's window opens on it): the middle of the box round
+    the principal line (the first right moves and the bot's replies), with a save's
+    refutations."""
     node = p.plan.get("node")
     if not node:
         return None
     pts: list[str] = []
     while node:
         right = sorted(node["ok"])
-        pts += right[:1] + [x for line in list(node["no"].values())[:2] for x in line[:1]]
         step = node["ok"][right[0]]
-        pts += [step["r"]] if step else []
+        pts += right[:1] + ([step["r"]] if step else [])
+        if p.plan["kind"] == "save":
+            pts += [line[0] for line in list(node["no"].values())[:2]]
         node = step.get("n") if step else None
     game = p.start()
     xy = [game.parse_move(x) for x in pts]
-    return (
-        round(sum(m.x for m in xy) / len(xy)),
-        round(sum(m.y for m in xy) / len(xy)),
-    )
+    xs, ys = [m.x for m in xy], [m.y for m in xy]
+    return (min(xs) + max(xs) + 1) // 2, (min(ys) + max(ys) + 1) // 2
