@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.i18n import Text
 from bot.match.actions import Refused
+from bot.match.ui.dots import H, W
 from engine.puzzles import Puzzle
 
 MAX_PATH = 2  # the person's moves before the last one, in a capture in 3
@@ -110,8 +111,9 @@ def solved_line(p: Puzzle, move: str, got: int) -> Text:
 
 def focus(p: Puzzle) -> tuple[int, int] | None:
     """Where the action is (the keyboard's window opens on it): the middle of the box round
-    the principal line (the first right moves and the bot's replies), with a save's
-    refutations."""
+    the principal line (the first right moves and the bot's replies, with a save's
+    refutations), or round the first move and the tempting one when that box is bigger than
+    the window."""
     node = p.plan.get("node")
     if not node:
         return None
@@ -125,5 +127,10 @@ def focus(p: Puzzle) -> tuple[int, int] | None:
         node = step.get("n") if step else None
     game = p.start()
     xy = [game.parse_move(x) for x in pts]
+    if (
+        max(m.x for m in xy) - min(m.x for m in xy) >= W
+        or max(m.y for m in xy) - min(m.y for m in xy) >= H
+    ):  # a long line: the first move and the tempting one
+        xy = [game.parse_move(x) for x in (pts[0], p.wrong)]
     xs, ys = [m.x for m in xy], [m.y for m in xy]
     return (min(xs) + max(xs) + 1) // 2, (min(ys) + max(ys) + 1) // 2

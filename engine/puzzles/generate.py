@@ -41,12 +41,17 @@ def difficulties(scores: list[float], levels: int = 5) -> list[int]:
 
 
 def generate(
-    count: int, seed: int, game: str = "boxes", every: int | None = None
+    count: int,
+    seed: int,
+    game: str = "boxes",
+    every: int | None = None,
+    total: int | None = None,
 ) -> tuple[list[Puzzle], Counter[str], dict[str, float]]:
     """``count`` puzzles (ids b0001… for boxes, s0001… for sprouts, d0001… for dots), each
-    position once, the
-    rejections by reason and the seconds spent by step. ``every``: which positions of a
-    source game are cut (:func:`engine.puzzles.cuts`)."""
+    position once, the rejections by reason and the seconds spent by step. ``every``: which
+    positions of a source game are cut (:func:`engine.puzzles.cuts`). ``total``: the bank the
+    shares of its kinds are counted in (default ``count``), so the first puzzles of a bank
+    come again from a shorter run."""
     cut = CUTTERS[game]
     out: list[Puzzle] = []
     scores: list[float] = []
@@ -78,7 +83,7 @@ def generate(
             tactics.add(cut.tactic(puzzle))
         shares: dict[str, float] = getattr(cut, "SHARES", {})
         kind = cut.kind_of(puzzle) if shares else ""
-        if kind in shares and kinds[kind] >= shares[kind] * count:
+        if kind in shares and kinds[kind] >= shares[kind] * (total or count):
             why[f"enough {kind} puzzles"] += 1
             continue
         kinds[kind] += 1

@@ -14,7 +14,9 @@ import redis.asyncio as aioredis
 from PIL import Image, ImageChops
 
 from bot.i18n import Text, t
-from bot.match import dotspuzzle
+from bot.match import dotspuzzle, ui
+from bot.match.buttons import PuzzleOn
+from bot.match.puzzle import pack, stand_in
 from engine.dots import Game
 from engine.puzzles import Puzzle, load
 from playground.client import MessageView, Popup, UserHandle
@@ -132,3 +134,14 @@ async def test_a_two_move_capture_after_a_wrong_try(
         game.play(game.parse_move(m))
     got = game.scores[p.turn] - p.start().scores[p.turn]
     assert t(lang, Text("count.dots", n=got)) in caption
+
+
+def test_every_board_opens_its_window_on_the_answer_and_the_trap() -> None:
+    """The first keyboard of each shipped puzzle shows the right move and the tempting one
+    (a tap each, no arrow first)."""
+    for p in load("dots"):
+        match = stand_in(p, 1, "Alice", "Opponent", "en")
+        on = PuzzleOn(p.id, 1, pack(match.places[0].cursor))
+        rows = ui.get("dots").move_rows(match, match.places[0], on)
+        labels = {b.text for row in rows for b in row}
+        assert {p.accepted[0], p.wrong} <= labels, p.id
