@@ -1,7 +1,7 @@
 """Точки puzzles through the playground, as a person solves one of two moves: the board opens
 its keyboard's window on the action, a wrong first move gets the reason and a retry, the right
-one is answered by the bot's best defence and the person goes on to the capture; a stale
-button of the first board changes nothing."""
+one is answered by the bot's best defence and the person goes on to the capture; a forged
+path changes nothing; a group's daily Точки puzzle."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from engine.dots import Game
 from engine.puzzles import Puzzle, load
 from playground.client import MessageView, Popup, UserHandle
 from tests.bot.test_puzzles import WORDS, board_now, puzzle_board
+from tests.bot.test_puzzles_group import group_board
 from tests.fixtures.playground import ScenarioClient
 
 
@@ -145,3 +146,24 @@ def test_every_board_opens_its_window_on_the_answer_and_the_trap() -> None:
         rows = ui.get("dots").move_rows(match, match.places[0], on)
         labels = {b.text for row in rows for b in row}
         assert {p.accepted[0], p.wrong} <= labels, p.id
+
+
+async def test_a_groups_daily_dots_puzzle_is_answered_by_its_first_move(
+    pg: ScenarioClient,
+) -> None:
+    """In a group each person has one try, judged on the first move (the one the puzzle
+    makes unique): Bob's wrong one is said, Alice's right one named first."""
+    await pg.set_limits(enabled=False)
+    alice = await pg.user("alice", "en", "Alice")
+    bob = await pg.user("bob", "en", "Bob")
+    group = await pg.group("Dots club", [alice, bob])
+    await alice.send("/puzzle dots", group)
+    board, p, _ = await group_board(group)
+    assert p.game == "dots" and t("en", dotspuzzle.goal(p)) in (board.caption or "")
+    popup = await play_point(bob, board, p, p.wrong)
+    assert WORDS["en"]["popup_wrong"] in popup.text
+    said = await group.last_message()
+    assert "Bob" in said.body and p.wrong in said.body and p.accepted[0] not in said.body
+    popup = await play_point(alice, board, p, p.accepted[0])
+    assert WORDS["en"]["solved"] in popup.text
+    assert t("en", Text("puzzle.group.first", name="Alice")) in (await group.last_message()).body
