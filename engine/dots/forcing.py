@@ -409,14 +409,4 @@ def _distance(fb: FastBoard, p: int, hot: set[int]) -> int:
     return min(max(abs(x - hx), abs(y - hy)) for hx, hy in (fb.xy(h) for h in hot))
 
 
-def warm() -> None:
-    """Compile (or load from numba's cache) the prover's kernels: a capture in two on a small
-    board."""
-    g = Game(6, 6)
-    for x, y in ((2, 1), (2, 2), (1, 2), (5, 5), (3, 2), (5, 4)):
-        g.play(Move(x, y))
-    prove_capture(g, 2)
-    prove_save(g, 1, most=1)
-
-
-__all__ = ["MAX_DEPTH", "Proof", "Save", "prove_capture", "prove_save", "warm"]
+__all__ = ["MAX_DEPTH", "Proof", "Save", "prove_capture", "prove_save"]
