@@ -216,11 +216,14 @@ class PuzzleOn(On):
     the puzzle (``match`` is its id, ``version`` the person's attempt); its keyboard steps
     (``on(STEP, op)``) carry ``selection``, the packed cursor the board was drawn with, so
     the step is applied to it; info buttons stay. A lesson task's board is the same with
-    its own kinds (``play``, ``step``: :data:`LEARN_PLAY`, :data:`LEARN_STEP`)."""
+    its own kinds (``play``, ``step``: :data:`LEARN_PLAY`, :data:`LEARN_STEP`). ``path``: where
+    the person is in a puzzle of several moves (:mod:`bot.match.dotspuzzle`), before the value
+    as ``<path>!``."""
 
     selection: str = ""
     play: Kind = PUZZLE_PLAY
     step: Kind = PUZZLE_STEP
+    path: str = ""
 
     def __call__(self, kind: Kind, value: str = "") -> str:
         if kind is PLAY:
@@ -229,6 +232,8 @@ class PuzzleOn(On):
             kind, value = self.step, f"{self.selection}={value}"
         elif kind is not INFO:
             raise ValueError(f"a puzzle board has no {kind.name} button")
+        if self.path and kind is not INFO:
+            value = f"{self.path}!{value}"
         return kind.data(self.match, self.version, value)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from bot.i18n import Text
-from bot.match import ui
+from bot.match import dotspuzzle, ui
 from bot.match.actions import Refused
 from bot.match.buttons import PUZZLE_HINT, PUZZLE_NEXT, PUZZLE_PLAY, PUZZLE_STEP, Kind, PuzzleOn
 from bot.match.model import Cursor, Match, Place, Seat
@@ -26,13 +26,24 @@ from engine.core import Game
 from engine.puzzles import Puzzle
 
 NEAREST = 5  # the next puzzle is drawn from this many unsolved ones nearest the person's level
-_PART = re.compile(r"^([a-z]{1,3})(-?\d{1,3})$")  # one packed cursor entry: "a3", "i-1"
+# one packed cursor entry: "a3", "i-1", or a pair (a Точки window's corner) "w3.5"
+_PART = re.compile(r"^([a-z]{1,3})(-?\d{1,3})(?:\.(-?\d{1,3}))?$")
+_PATH = re.compile(r"^\d{0,3}$")
+
+
+def _entry(k: str, v: object) -> str | None:
+    if type(v) is int:
+        return f"{k}{v}"
+    if isinstance(v, list) and len(v) == 2 and all(type(x) is int for x in v):
+        return f"{k}{v[0]}.{v[1]}"
+    return None
 
 
 def pack(cursor: Cursor) -> str:
-    """A selection in a step button's data: its whole-number entries, ``a3,b5,i1``."""
-    items = sorted((k, v) for k, v in cursor.items() if type(v) is int)
-    return ",".join(f"{k}{v}" for k, v in items if _PART.match(f"{k}{v}"))
+    """A selection in a step button's data: its whole-number entries and pairs,
+    ``a3,b5,i1`` or ``w3.5``."""
+    items = sorted((k, _entry(k, v)) for k, v in cursor.items())
+    return ",".join(e for _, e in items if e is not None and _PART.match(e))
 
 
 def unpack(step: str) -> tuple[Cursor, str]:
@@ -42,7 +53,11 @@ def unpack(step: str) -> tuple[Cursor, str]:
     parts = [_PART.match(x) for x in packed.split(",")] if packed else []
     if not sep or not op or not all(parts):
         raise Refused("err.bad_button")
-    raw: dict[str, Any] = {m.group(1): int(m.group(2)) for m in parts if m is not None}
+    raw: dict[str, Any] = {
+        m.group(1): int(m.group(2)) if m.group(3) is None else [int(m.group(2)), int(m.group(3))]
+        for m in parts
+        if m is not None
+    }
     return cast(Cursor, raw), op
 
 
@@ -58,14 +73,39 @@ class Posed(Protocol):
     def start(self) -> Game[Any]: ...
 
 
+def split_path(value: str) -> tuple[str, str]:
+    """A puzzle button's value → the path it was drawn at (:mod:`bot.match.dotspuzzle`) and
+    the rest; Refused for a path no board carries."""
+    path, sep, rest = value.partition("!") if "!" in value else ("", "", value)
+    if sep and (not path or not _PATH.match(path)):
+        raise Refused("err.bad_button")
+    return path, rest
+
+
 def stand_in(
-    puzzle: Posed, user: int, name: str, opponent: str, lang: str, cursor: Cursor | None = None
+    puzzle: Posed,
+    user: int,
+    name: str,
+    opponent: str,
+    lang: str,
+    cursor: Cursor | None = None,
+    path: str = "",
 ) -> Match:
-    """The position as an active match: ``user`` sits in the seat to move, its one place
-    holds ``cursor`` (the selection a step button carried)."""
+    """The position (a puzzle's, a lesson task's) as an active match: ``user`` sits in the
+    seat to move, its one place holds ``cursor`` (the selection a step button carried; a Точки
+    puzzle's window opens on the action), the moves of ``path`` played (Refused for one no
+    board carries)."""
     seats = [Seat(None, opponent), Seat(None, opponent)]
     seats[puzzle.turn] = Seat(user, name)
     game = puzzle.start()
+    if isinstance(puzzle, Puzzle) and dotspuzzle.multi(puzzle):
+        for m in dotspuzzle.walk(puzzle, path).moves:
+            game.play(game.parse_move(m))
+        centre = dotspuzzle.focus(puzzle)
+        if centre is not None and not path and "w" not in (cursor or {}):
+            cursor = cast(Cursor, {**(cursor or {}), "w": [centre[0] - 4, centre[1] - 3]})
+    elif path:
+        raise Refused("err.bad_button")
     match = Match(
         id=puzzle.id,
         kind=puzzle.game,
@@ -81,19 +121,23 @@ def stand_in(
 
 
 def move_rows(
-    match: Match, version: int, play: Kind = PUZZLE_PLAY, step: Kind = PUZZLE_STEP
+    match: Match,
+    version: int,
+    play: Kind = PUZZLE_PLAY,
+    step: Kind = PUZZLE_STEP,
+    path: str = "",
 ) -> Keyboard:
     """The game's move buttons for the puzzle at its selection, drawn for ``version`` (the
-    person's attempt in a private chat, the day of a group's daily puzzle); a lesson's task
-    board gives its own ``play`` and ``step`` kinds."""
-    on = PuzzleOn(match.id, version, pack(match.places[0].cursor), play, step)
+    person's attempt in a private chat, the day of a group's daily puzzle) at ``path``; a
+    lesson's task board gives its own ``play`` and ``step`` kinds."""
+    on = PuzzleOn(match.id, version, pack(match.places[0].cursor), play, step, path)
     return ui.get(match.kind).move_rows(match, match.places[0], on)
 
 
-def board_keyboard(match: Match, attempt: int) -> Keyboard:
+def board_keyboard(match: Match, attempt: int, path: str = "") -> Keyboard:
     """The game's move buttons for the puzzle at its selection, then Hint and Skip."""
     return [
-        *move_rows(match, attempt),
+        *move_rows(match, attempt, path=path),
         [
             Button(Text("puzzle.btn.hint"), PUZZLE_HINT.data(match.id, attempt)),
             Button(Text("puzzle.btn.skip"), PUZZLE_NEXT.data(match.id, attempt)),
@@ -198,10 +242,12 @@ def outcome(game: str, value: int) -> Text:
 
 def task(puzzle: Puzzle, rating: float) -> list[Text]:
     """The caption of a fresh puzzle: what it is and what to find."""
-    return [
-        Text("puzzle.title", id=puzzle.id, game=Text(f"game.{puzzle.game}"), rating=round(rating)),
-        Text(f"puzzle.goal.{puzzle.game}", net=outcome(puzzle.game, puzzle.value)),
-    ]
+    title = Text(
+        "puzzle.title", id=puzzle.id, game=Text(f"game.{puzzle.game}"), rating=round(rating)
+    )
+    if dotspuzzle.multi(puzzle):
+        return [title, dotspuzzle.goal(puzzle)]
+    return [title, Text(f"puzzle.goal.{puzzle.game}", net=outcome(puzzle.game, puzzle.value))]
 
 
 def rating_line(before: float, after: float, rated: bool) -> Text:

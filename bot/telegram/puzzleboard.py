@@ -20,8 +20,10 @@ from bot.telegram.services import Services
 from engine.puzzles import Puzzle
 
 
-def stand_in(p: Posed, user: int, name: str, lang: str, cursor: Cursor | None = None) -> Match:
-    return flow.stand_in(p, user, name, t(lang, "puzzle.opponent"), lang, cursor)
+def stand_in(
+    p: Posed, user: int, name: str, lang: str, cursor: Cursor | None = None, path: str = ""
+) -> Match:
+    return flow.stand_in(p, user, name, t(lang, "puzzle.opponent"), lang, cursor, path)
 
 
 async def rating_of(svc: Services, p: Puzzle) -> float:

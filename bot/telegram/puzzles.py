@@ -20,9 +20,11 @@ from telegram.error import TelegramError
 import engine.puzzles
 from bot import rules as pages
 from bot.i18n import Text, t
+from bot.match import dotspuzzle
 from bot.match import puzzle as flow
 from bot.match.actions import Refused
 from bot.match.buttons import PUZZLE_HINT, PUZZLE_NEXT, PUZZLE_PLAY, PUZZLE_STEP, Tap
+from bot.match.model import Match
 from bot.telegram import daily
 from bot.telegram import puzzleboard as board
 from bot.telegram.common import Context, Langs, asker, reply, svc_of
@@ -34,7 +36,7 @@ from storage.puzzles import Stale
 log = logging.getLogger(__name__)
 DEFAULT_GAME = "boxes"
 # The games whose puzzles the bot serves (a bank may ship before its game's puzzle board).
-SERVED = ("boxes", "sprouts")
+SERVED = ("boxes", "sprouts", "dots")
 
 
 async def command(update: Update, context: Context) -> None:
@@ -134,13 +136,14 @@ async def tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
     elif tap.kind is PUZZLE_STEP:
         await _step(svc, query, found, tap, langs)
     elif tap.kind is PUZZLE_PLAY:
-        match = board.stand_in(found, user.id, user.full_name, langs.here)
         try:
-            move = flow.read_move(match, tap.value)
+            path, code = flow.split_path(tap.value)
+            match = board.stand_in(found, user.id, user.full_name, langs.here, path=path)
+            move = flow.read_move(match, code)
         except Refused as r:
             await board.popup(query, langs.own, r.text)
             return
-        await _answer(svc, query, found, tap, langs, move)
+        await _answer(svc, query, found, tap, langs, move, path)
 
 
 async def _step(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs: Langs) -> None:
@@ -148,20 +151,23 @@ async def _step(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs:
     leaves one move only, that move as the answer."""
     user, lang = query.from_user, langs.here
     try:
-        cursor, op = flow.unpack(tap.value)
-        match = board.stand_in(p, user.id, user.full_name, lang, cursor)
+        path, value = flow.split_path(tap.value)
+        cursor, op = flow.unpack(value)
+        match = board.stand_in(p, user.id, user.full_name, lang, cursor, path)
         shown = flow.picture_view(match)
         move = flow.step(match, op)
     except Refused as r:
         await board.popup(query, langs.own, r.text)
         return
     if move is not None:
-        await _answer(svc, query, p, tap, langs, move)
+        await _answer(svc, query, p, tap, langs, move, path)
         return
     await board.popup(query, langs.own, None)
     task = flow.task(p, await board.rating_of(svc, p))
+    if path:  # the goal with the moves left, as the board said it after the bot's reply
+        task = [task[0], dotspuzzle.goal(p, dotspuzzle.walk(p, path).left)]
     caption = board.lines(lang, [*task, *flow.selection_line(match)])
-    keyboard = markup(flow.board_keyboard(match, tap.version), lang)
+    keyboard = markup(flow.board_keyboard(match, tap.version, path), lang)
     await board.redraw(query, match, p, shown, caption, keyboard)
 
 
@@ -177,37 +183,93 @@ async def _hint(svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs:
 
 
 async def _answer(
-    svc: Services, query: CallbackQuery, p: Puzzle, tap: Tap, langs: Langs, move: str
+    svc: Services,
+    query: CallbackQuery,
+    p: Puzzle,
+    tap: Tap,
+    langs: Langs,
+    move: str,
+    path: str = "",
 ) -> None:
-    """A move (engine notation) given as the answer: solved, or the reason and a retry."""
+    """A move (engine notation) given as the answer: solved, or the reason and a retry; in a
+    puzzle of several moves a right move before the last is answered by the bot's defence."""
     user, lang = query.from_user, langs.here
-    verdict = p.judge(move)
-    if verdict is None:
-        await board.popup(query, langs.own, Text("err.bad_button"))
-        return
+    reason: Text | None = None
+    got = 0
+    if dotspuzzle.multi(p):
+        step = dotspuzzle.play(p, path, move)
+        if step.reply is not None:
+            await _going_on(svc, query, p, tap, langs, move, step)
+            return
+        solved, reason = step.solved, step.reason
+    else:
+        verdict = p.judge(move)
+        if verdict is None:
+            await board.popup(query, langs.own, Text("err.bad_button"))
+            return
+        solved, got = verdict.solved, verdict.got
     start, shown = p.rating, await board.rating_of(svc, p)
     try:
         answer = await svc.store.puzzles.answer(
-            user.id, p.game, p.id, tap.version, solved=verdict.solved, start_rating=start
+            user.id, p.game, p.id, tap.version, solved=solved, start_rating=start
         )
     except Stale:
         await board.popup(query, langs.own, Text("puzzle.stale"))
         return
-    match = board.stand_in(p, user.id, user.full_name, lang)
+    match = board.stand_in(p, user.id, user.full_name, lang, path=path)
     said = flow.said(match, move)
     rating = flow.rating_line(answer.before.rating, answer.after.rating, answer.rated)
     title = flow.task(p, shown)[0]
-    if verdict.solved:
+    if solved:
         await board.popup(query, langs.own, Text("puzzle.popup.solved"))
-        caption = board.lines(lang, [title, *flow.solved(p, said, answer.state.streak), rating])
+        if dotspuzzle.multi(p):
+            streak = Text("puzzle.streak", n=answer.state.streak)
+            done = [dotspuzzle.solved_line(p, move, _taken(p, match, move)), streak]
+        else:
+            done = flow.solved(p, said, answer.state.streak)
+        caption = board.lines(lang, [title, *done, rating])
         png = await board.picture(match, lang, p, played=move)
         keyboard = markup(flow.next_keyboard(p.id, tap.version), lang)
     else:
         await board.popup(query, langs.own, Text("puzzle.popup.wrong"))
-        lines = [title, flow.wrong(p, said, verdict.got), rating, Text("puzzle.retry")]
-        caption = board.lines(lang, lines)
+        why = reason if reason is not None else flow.wrong(p, said, got)
+        caption = board.lines(lang, [title, why, rating, Text("puzzle.retry")])
         png = await board.picture(match, lang, p)  # the board as it was: no curve's preview left
-        keyboard = markup(flow.board_keyboard(match, tap.version), lang)
+        keyboard = markup(flow.board_keyboard(match, tap.version, path), lang)
+    with contextlib.suppress(TelegramError):
+        await query.edit_message_media(
+            InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML),
+            reply_markup=keyboard,
+        )
+
+
+def _taken(p: Puzzle, match: Match, move: str) -> int:
+    """The dots the person's line has captured once ``move`` is played."""
+    game = match.game.copy()
+    game.play(game.parse_move(move))
+    return int(game.scores[p.turn] - p.start().scores[p.turn])
+
+
+async def _going_on(
+    svc: Services,
+    query: CallbackQuery,
+    p: Puzzle,
+    tap: Tap,
+    langs: Langs,
+    move: str,
+    step: dotspuzzle.Step,
+) -> None:
+    """A right move before the last: the board after it and the bot's defence, the person to
+    go on (nothing is stored: the new board's buttons carry the path)."""
+    user, lang = query.from_user, langs.here
+    assert step.reply is not None
+    await board.popup(query, langs.own, Text("puzzle.popup.going_on"))
+    match = board.stand_in(p, user.id, user.full_name, lang, path=step.path)
+    left = dotspuzzle.walk(p, step.path).left
+    title = flow.task(p, await board.rating_of(svc, p))[0]
+    caption = board.lines(lang, [title, dotspuzzle.going_on(move, step.reply, left)])
+    png = await board.picture(match, lang, p)
+    keyboard = markup(flow.board_keyboard(match, tap.version, step.path), lang)
     with contextlib.suppress(TelegramError):
         await query.edit_message_media(
             InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML),

@@ -14,7 +14,7 @@ import gzip
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,14 +23,19 @@ from engine.core import Game
 from engine.core import load as load_game
 
 DATA = Path(__file__).parent / "data"
-GAMES = ("boxes", "sprouts")
+GAMES = ("boxes", "sprouts", "dots")
 RECORD_VERSION = 1
 # The starting puzzle rating by difficulty (1 easiest … 5 hardest), on the Glicko scale the
 # players' puzzle ratings start from (1500), so the first puzzles a newcomer gets are middling.
 RATING_OF_DIFFICULTY = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
 # Hint topics: what the first accepted move does (``puzzle.hint.<topic>`` in the bot's
-# catalogs): Точки и квадраты take, decline, safe, sacrifice; Рассада loop, split, join.
-HINTS = ("take", "decline", "safe", "sacrifice", "loop", "split", "join")
+# catalogs): Точки и квадраты take, decline, safe, sacrifice; Рассада loop, split, join;
+# Точки capture (at once), ladder (a chase of single threats), double (two threats at once),
+# save (the one move that stops the opponent's capture).
+HINTS = (
+    *("take", "decline", "safe", "sacrifice", "loop", "split", "join"),
+    *("capture", "ladder", "double", "save"),
+)
 
 T = TypeVar("T")
 
@@ -74,7 +79,9 @@ class Puzzle:
     """One puzzle. ``position``: the engine's record of the game so far; ``turn``: the seat to
     move; ``accepted``: every move that keeps the value (engine notation); ``wrong``: a natural
     move that loses it; ``values``: every legal move's exact value (net for the mover), so the
-    bot explains a wrong move without searching; ``hint``: one of :data:`HINTS`."""
+    bot explains a wrong move without searching; ``hint``: one of :data:`HINTS`; ``plan``: a
+    game's own solution beyond the first move (Точки: the bot's replies in a multi-move puzzle
+    and the refutations, :mod:`engine.puzzles.dots`), empty for the others."""
 
     game: str
     id: str
@@ -86,6 +93,7 @@ class Puzzle:
     values: dict[str, int]
     difficulty: int
     hint: str
+    plan: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def cut(cls, kind: str, game: Game[Any], analysis: Analysis, wrong: str, hint: str) -> Puzzle:
@@ -114,14 +122,18 @@ class Puzzle:
         return load_game(self.position)
 
     def judge(self, notation: str) -> Verdict | None:
-        """The verdict on a move given in the engine's notation; None if it is no legal move."""
+        """The verdict on a move given in the engine's notation; None if it is no legal move.
+        A puzzle with a plan lists only some wrong moves: any other legal move is wrong too."""
         got = self.values.get(notation)
+        if got is None and self.plan and _legal(self.start(), notation):
+            got = 0
         if got is None:
             return None
         return Verdict(notation in self.accepted, got, self.value)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        plan = {"plan": self.plan} if self.plan else {}
+        return plan | {
             "game": self.game,
             "id": self.id,
             "position": self.position,
@@ -147,7 +159,15 @@ class Puzzle:
             values={str(k): int(v) for k, v in d["values"].items()},
             difficulty=int(d["difficulty"]),
             hint=d["hint"],
+            plan=dict(d.get("plan", {})),
         )
+
+
+def _legal(game: Game[Any], notation: str) -> bool:
+    try:
+        return bool(game.is_legal(game.parse_move(notation)))
+    except ValueError:
+        return False
 
 
 def path_of(game: str) -> Path:

@@ -20,12 +20,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine.puzzles import Puzzle, boxes, path_of, sprouts, write
+from engine.puzzles import Puzzle, boxes, dots, path_of, sprouts, write
 
 # Each game's cutter: ``candidates(seed)`` yields (position, cut seed), ``key(position)`` names
 # a position, ``judge(position, cut seed)`` keeps or rejects it, and ``PREFIX`` starts its
-# ids.
-CUTTERS: dict[str, ModuleType] = {"boxes": boxes, "sprouts": sprouts}
+# ids. A cutter with ``SHARES`` (a kind of puzzle → its most share of the bank) names each
+# puzzle's kind with ``kind_of(puzzle)``: the commonest kinds do not crowd the rarer out; one
+# with ``tactic(puzzle)`` keeps one puzzle per tactic it names (the same ladder cut from the
+# positions before and after a move far away).
+CUTTERS: dict[str, ModuleType] = {"boxes": boxes, "sprouts": sprouts, "dots": dots}
 
 
 def difficulties(scores: list[float], levels: int = 5) -> list[int]:
@@ -38,17 +41,25 @@ def difficulties(scores: list[float], levels: int = 5) -> list[int]:
 
 
 def generate(
-    count: int, seed: int, game: str = "boxes", every: int | None = None
+    count: int,
+    seed: int,
+    game: str = "boxes",
+    every: int | None = None,
+    total: int | None = None,
 ) -> tuple[list[Puzzle], Counter[str], dict[str, float]]:
-    """``count`` puzzles (ids b0001… for boxes, s0001… for sprouts), each position once, the
-    rejections by reason and the seconds spent by step. ``every``: which positions of a
-    source game are cut (:func:`engine.puzzles.cuts`)."""
+    """``count`` puzzles (ids b0001… for boxes, s0001… for sprouts, d0001… for dots), each
+    position once, the rejections by reason and the seconds spent by step. ``every``: which
+    positions of a source game are cut (:func:`engine.puzzles.cuts`). ``total``: the bank the
+    shares of its kinds are counted in (default ``count``), so the first puzzles of a bank
+    come again from a shorter run."""
     cut = CUTTERS[game]
     out: list[Puzzle] = []
     scores: list[float] = []
     why: Counter[str] = Counter()
     spent: defaultdict[str, float] = defaultdict(float)
     seen: set[Any] = set()
+    kinds: Counter[str] = Counter()
+    tactics: set[Any] = set()
     source = cut.candidates(seed, every)
     while True:
         t0 = time.process_time()
@@ -65,6 +76,17 @@ def generate(
         if puzzle is None:
             why[reason] += 1
             continue
+        if hasattr(cut, "tactic"):
+            if cut.tactic(puzzle) in tactics:
+                why["same tactic as another"] += 1
+                continue
+            tactics.add(cut.tactic(puzzle))
+        shares: dict[str, float] = getattr(cut, "SHARES", {})
+        kind = cut.kind_of(puzzle) if shares else ""
+        if kind in shares and kinds[kind] >= shares[kind] * (total or count):
+            why[f"enough {kind} puzzles"] += 1
+            continue
+        kinds[kind] += 1
         out.append(replace(puzzle, id=f"{cut.PREFIX}{len(out) + 1:04d}"))
         scores.append(hard)
         if len(out) == count:

@@ -43,7 +43,7 @@ WORDS = {
 async def puzzle_board(user: UserHandle) -> tuple[MessageView, Puzzle, int]:
     """The newest puzzle board: the message, its puzzle and the attempt its buttons carry."""
     board = await user.private.last_with_buttons()
-    found = re.search(r"\b([bs]\d{4})\b", board.caption or "")
+    found = re.search(r"\b([bsd]\d{4})\b", board.caption or "")
     assert found and board.media is not None, board.caption
     attempt = next(
         int(b.callback_data.split(":")[2])

@@ -24,7 +24,7 @@ NAMES = {"en": ("Alice", "Bob", "Carol"), "ru": ("Алиса", "Борис", "В
 async def group_board(chat: ChatHandle) -> tuple[MessageView, Puzzle, int]:
     """The chat's puzzle board: the message, its puzzle and the day its buttons carry."""
     board = await chat.last_with_buttons()
-    found = re.search(r"\b([bs]\d{4})\b", board.caption or "")
+    found = re.search(r"\b([bsd]\d{4})\b", board.caption or "")
     assert found and board.media is not None, board.caption
     day = int((board.buttons[0][0].callback_data or "").split(":")[2])
     puzzle = find(found.group(1))

@@ -161,7 +161,7 @@ def spoken_of(p: Puzzle, notation: str) -> Text:
 
 async def test_bad_steps_and_typed_text_change_nothing(pg: ScenarioClient) -> None:
     alice = await pg.user("alice", lang="en")
-    await alice.send("/puzzle dots")  # a game without puzzles names those that have them
+    await alice.send("/puzzle chess")  # no game of ours: the answer names those with puzzles
     assert "/puzzle sprouts" in (await alice.private.last_message()).body
     await alice.send("/puzzle sprouts")
     # the only curve between two spots: the second spot's button is the answer

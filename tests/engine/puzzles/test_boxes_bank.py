@@ -11,16 +11,10 @@ import pytest
 from engine.boxes import Game
 from engine.puzzles import HINTS, Puzzle, by_id, load
 from engine.puzzles.boxes import analyse
+from tests.engine.puzzles.sample import cases
 
 BANK = load("boxes")
 SAMPLE = 15  # every 15th puzzle in the normal run
-
-
-def _cases() -> list[object]:
-    return [
-        p.id if i % SAMPLE == 0 else pytest.param(p.id, marks=pytest.mark.slow)
-        for i, p in enumerate(BANK)
-    ]
 
 
 def test_the_bank_is_big_enough_and_small_on_disk() -> None:
@@ -32,7 +26,7 @@ def test_the_bank_is_big_enough_and_small_on_disk() -> None:
     assert {p.difficulty for p in BANK} == {1, 2, 3, 4, 5}
 
 
-@pytest.mark.parametrize("pid", _cases())
+@pytest.mark.parametrize("pid", cases(BANK, SAMPLE))
 def test_puzzle_is_proved(pid: str) -> None:
     p: Puzzle = by_id("boxes")[pid]
     game = p.start()

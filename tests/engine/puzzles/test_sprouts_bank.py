@@ -12,17 +12,11 @@ from engine.puzzles import HINTS, Puzzle, by_id, load, path_of
 from engine.puzzles.generate import generate
 from engine.puzzles.sprouts import MAX_MOVES, MIN_MOVES, SPOTS, analyse
 from engine.sprouts import Game
+from tests.engine.puzzles.sample import cases
 
 BANK = load("sprouts")
 SAMPLE = 25  # every 25th puzzle in the normal run
 SHIPPED = 300  # issue #30
-
-
-def _cases() -> list[object]:
-    return [
-        p.id if i % SAMPLE == 0 else pytest.param(p.id, marks=pytest.mark.slow)
-        for i, p in enumerate(BANK)
-    ]
 
 
 def test_the_bank_is_big_enough_and_small_on_disk() -> None:
@@ -33,7 +27,7 @@ def test_the_bank_is_big_enough_and_small_on_disk() -> None:
     assert {p.difficulty for p in BANK} == {1, 2, 3, 4, 5}
 
 
-@pytest.mark.parametrize("pid", _cases())
+@pytest.mark.parametrize("pid", cases(BANK, SAMPLE))
 def test_puzzle_is_proved(pid: str) -> None:
     p: Puzzle = by_id("sprouts")[pid]
     game = p.start()
