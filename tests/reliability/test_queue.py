@@ -16,8 +16,6 @@ import io
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -37,8 +35,6 @@ from bot.telegram.jobs import (
     ROUTE,
     THINK,
     QueueThinker,
-    ThinkQueue,
-    think_queue,
 )
 from bot.telegram.metrics import REGISTRY
 from bot.telegram.route_pool import route_json
@@ -49,10 +45,10 @@ from playground.server import Emulator
 from render.view import View
 from tests.bot.helpers import alive, endings, finished, play_to_end, quick_game, stored_match
 from tests.fixtures.playground import ScenarioClient, bot_settings, scenario
+from tests.reliability.fleet import WAIT, Fleet
 
 REASONS = ("no_worker", "timeout", "failed", "error")
 JOBS = (THINK, REPLAY, ROUTE)
-WAIT = 40.0  # bounded waits for processes on a busy machine
 
 
 def moves() -> float:
@@ -83,45 +79,6 @@ async def until(check: Callable[[], object], what: str, timeout: float = WAIT) -
         if time.monotonic() > deadline:
             raise AssertionError(f"not in {timeout:.0f} s: {what}")
         await asyncio.sleep(0.05)
-
-
-class Fleet:
-    """`tetrad worker` processes on the test's Redis."""
-
-    def __init__(self, redis_url: str) -> None:
-        self.redis_url = redis_url
-        self.processes: list[subprocess.Popen[bytes]] = []
-        self.queue: ThinkQueue = think_queue(redis_url)
-
-    def start(self, *, warm: bool = False) -> subprocess.Popen[bytes]:
-        """A worker; ``warm``: it loads the AIs' compiled kernels before its first job."""
-        env = dict(os.environ, REDIS_URL=self.redis_url, WARM_WORKERS="1" if warm else "0")
-        cmd = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
-        process = subprocess.Popen([*cmd, "worker"], env=env)
-        self.processes.append(process)
-        return process
-
-    async def pids(self) -> dict[str, int]:
-        """The saq worker id → process id of each worker that registered (is ready)."""
-        info = await self.queue.info()
-        return {w: int((i["metadata"] or {})["pid"]) for w, i in info["workers"].items()}
-
-    async def ready(self, n: int) -> None:
-        deadline = time.monotonic() + WAIT
-        while len(await self.pids()) < n:
-            assert time.monotonic() < deadline, f"{n} workers not ready in {WAIT:.0f} s"
-            await asyncio.sleep(0.1)
-
-    def stop(self) -> None:
-        for p in self.processes:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-        for p in self.processes:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
 
 
 @pytest.fixture
