@@ -186,9 +186,8 @@ class RoutePool(Workers):
         started = time.perf_counter()
         queued = self._from_queue(data, step)
         if queued is not None:
-            kind, answer = queued
             metrics.ROUTED.labels("queue").observe(time.perf_counter() - started)
-            return _answer(kind, _unkept(answer) if kind == "drawn" else answer)
+            return _answer(*queued)
         try:
             kind, answer = self.call(route, data, step)
         except (BrokenProcessPool, CancelledError, RuntimeError) as e:
@@ -202,9 +201,10 @@ class RoutePool(Workers):
         return _answer(kind, answer)
 
     def _from_queue(self, data: dict[str, Any], step: list[Any]) -> tuple[str, Any] | None:
-        """A worker's answer from the job queue; None when there is no queue, this is the
-        event loop's thread (which must not wait for itself), or the queue gave none (the
-        queue counted why)."""
+        """A worker's answer from the job queue, read back (the drawing, or the refusal's
+        ``(reason, code, params)``); None when there is no queue, this is the event loop's
+        thread (which must not wait for itself), or the queue gave none (it counted why)
+        or one that does not read back (logged): the pool routes the curve then."""
         queue = self.queue
         if queue is None or self._loop is None or threading.get_ident() == self._loop_thread:
             return None
@@ -214,7 +214,17 @@ class RoutePool(Workers):
             )
         except storage.StorageError:  # the loop has gone, or did not answer in time
             return None
-        return answer
+        if answer is None:
+            return None
+        kind, got = answer
+        try:
+            if kind == "drawn":
+                return kind, _unkept(got)
+            reason, code, params = got
+            return kind, (str(reason), str(code), dict(params))
+        except (DrawingError, KeyError, TypeError, ValueError) as e:
+            log.warning("a worker's curve does not read back (%s): the pool routes it", e)
+            return None
 
     def install(self) -> None:
         """Route every new curve of this process in the workers, starting them now."""

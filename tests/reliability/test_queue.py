@@ -26,18 +26,14 @@ from saq import Job, Status
 from saq.job import TERMINAL_STATUSES
 
 import engine
+import storage
 from bench.queue import search_position
 from bot.i18n import t
 from bot.telegram.ai_pool import AIPool, replay
 from bot.telegram.job_worker import WORKER_ID
-from bot.telegram.jobs import (
-    REPLAY,
-    ROUTE,
-    THINK,
-    QueueThinker,
-)
+from bot.telegram.jobs import REPLAY, ROUTE, THINK, QueueThinker, think_queue
 from bot.telegram.metrics import REGISTRY
-from bot.telegram.route_pool import route_json
+from bot.telegram.route_pool import RoutePool, route_json
 from engine.sprouts.drawing import Drawing
 from engine.sprouts.game import route_here
 from engine.sprouts.moves import Move
@@ -346,3 +342,31 @@ async def test_a_sprouts_game_on_the_queue_routes_every_curve_in_the_workers(
         media = animations[0].media
         assert media is not None
         assert len(frames(await pg.file_bytes(media.file_id))) > len(stored.game.moves)
+
+
+class Garbled(QueueThinker):
+    """A queue whose worker answers with something that is no drawing (a worker of another
+    version, say)."""
+
+    async def route(self, drawing: dict[str, Any], move: list[Any]) -> tuple[str, Any] | None:
+        return "drawn", {"spots": "none"}
+
+
+async def test_a_curve_that_does_not_read_back_is_routed_by_the_pool(redis_url: str) -> None:
+    drawing, move, _ = sprouts_step()
+    fallback = AIPool(workers=1, kernels=False)
+    pool = RoutePool(1)
+    try:
+        async with await storage.connect(redis_url) as store:
+            pool.share(store)
+            pool.queue = Garbled(think_queue(redis_url), fallback)
+            before = routed("worker"), routed("queue")
+            child = await asyncio.to_thread(
+                pool.route, Drawing.from_json(drawing), Move.from_json(move)
+            )
+            expected = route_here(Drawing.from_json(drawing), Move.from_json(move))
+            assert child.to_json() == expected.to_json()
+            assert (routed("worker") - before[0], routed("queue") - before[1]) == (1, 0)
+    finally:
+        pool.close()
+        fallback.close()
