@@ -61,6 +61,7 @@ SWEEP_SECONDS = 1  # how often a live worker looks for jobs whose worker died
 SWEEP_ABORT = 0.5  # the sweep's wait for a dead worker to own up, before the retry
 FIRST_POLL = 0.01  # a job's status is read this long after it is enqueued, then twice as
 POLL = 0.1  # long each time, at most this far apart (see QueueThinker._wait)
+DUE_POLL = 0.02  # how often a job is read once the time it was expected to take is up
 RESULT_TTL = 60  # seconds a finished job's record stays in Redis
 
 
@@ -158,8 +159,8 @@ class QueueThinker:
             "budget": budget,
             "time_scale": self.time_scale,
         }
-        timeout = job_timeout(move_limit(level, self.time_scale, budget))
-        answer = await self.run(THINK, kwargs, timeout, _move)
+        limit = move_limit(level, self.time_scale, budget)
+        answer = await self.run(THINK, kwargs, job_timeout(limit), _move, expect=limit)
         if answer is None:
             return await self.fallback.choose(state, level, seed, budget)
         metrics.QUEUE_MOVES.inc()
@@ -185,12 +186,15 @@ class QueueThinker:
         kwargs: dict[str, Any],
         timeout: int,
         read: Callable[[dict[str, Any]], T | None],
+        *,
+        expect: float | None = None,
     ) -> T | None:
         """A worker's answer to the ``function`` job, as ``read`` makes it of the job's
         result (None for one that is not an answer); None when the bot must do the job
-        itself, counted in ``tetrad_queue_fallbacks_total`` with the reason."""
+        itself, counted in ``tetrad_queue_fallbacks_total`` with the reason. ``expect``:
+        about how long the job takes once started, if known (see :meth:`_wait`)."""
         try:
-            answer, reason = await self._ask(function, kwargs, timeout, read)
+            answer, reason = await self._ask(function, kwargs, timeout, read, expect)
         except Exception as e:  # Redis or the queue failed: the work must still be done
             log.warning("the job queue failed (%s): the bot does the %s job itself", e, function)
             answer, reason = None, "error"
@@ -206,6 +210,7 @@ class QueueThinker:
         kwargs: dict[str, Any],
         timeout: int,
         read: Callable[[dict[str, Any]], T | None],
+        expect: float | None,
     ) -> tuple[T | None, str]:
         """The worker's answer, or None and why there is none (the job is then taken off the
         queue: a worker finding it later would work for nobody)."""
@@ -221,7 +226,7 @@ class QueueThinker:
             )
         )
         assert job is not None  # a fresh job's key is new, so it is always enqueued
-        reason = await self._wait(job, now + START_WAIT, deadline)
+        reason = await self._wait(job, now + START_WAIT, deadline, expect)
         if reason is None:
             result = job.result
             answer = read(result) if isinstance(result, dict) else None
@@ -234,15 +239,20 @@ class QueueThinker:
             await self.queue.abort(job, f"no answer ({reason}): the bot did the job")
         return None, reason
 
-    async def _wait(self, job: Job, start_by: float, finish_by: float) -> str | None:
+    async def _wait(
+        self, job: Job, start_by: float, finish_by: float, expect: float | None = None
+    ) -> str | None:
         """Follow ``job`` until it is done (None) or no answer can be waited for (the reason):
         none took it by ``start_by``, or none finished it by ``finish_by``.
 
         The status is read (one GET) 10 ms, 20 ms, … up to 100 ms apart, not heard on saq's
         pub/sub: its listener, shared by the process's waits, lost the first status changes
         of jobs whose waits began together (two games' first moves fell back), and a poll
-        cannot miss one."""
+        cannot miss one. A job ``expect``ed to take about that long once started (a move
+        thinks its whole limit) is also read when it is due and :data:`DUE_POLL` apart after
+        that: 100 ms apart, the answer of a long think waited 85 ms (p50) to be read."""
         started = False
+        due: float | None = None
         step = FIRST_POLL
         while True:
             if not started and (job.started or job.attempts):  # attempts: put back by a retry
@@ -250,12 +260,17 @@ class QueueThinker:
                 delay = max(0, job.started - job.queued) / 1000
                 metrics.QUEUE_START.observe(delay)
                 self.start_delays.append(delay)
+                due = None if expect is None else time.time() + expect
             if job.status in TERMINAL_STATUSES:
                 return None if job.status == Status.COMPLETE else "failed"
-            left = (finish_by if started else start_by) - time.time()
+            now = time.time()
+            left = (finish_by if started else start_by) - now
             if left <= 0:
                 return "timeout" if started else "no_worker"
-            await asyncio.sleep(min(step, left))
+            pause = min(step, left)
+            if due is not None:
+                pause = min(pause, due - now if due > now else DUE_POLL)
+            await asyncio.sleep(pause)
             step = min(POLL, 2 * step)
             await job.refresh()
 
