@@ -91,7 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the bot against Telegram (settings from environment)")
     run.set_defaults(func=_cmd_run)
     worker = sub.add_parser(
-        "worker", help="think the bot's moves from the Redis job queue (the bot's WORKERS=queue)"
+        "worker",
+        help="do the bot's moves, replays and Рассада curves from the Redis job queue "
+        "(the bot's WORKERS=queue)",
     )
     worker.set_defaults(func=_cmd_worker)
     local = sub.add_parser(

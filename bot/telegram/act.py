@@ -492,7 +492,7 @@ async def send_ending(svc: Services, bot: Bot, match: Match) -> None:
     """Each chat that showed the match gets the replay (captioned with the result) and the
     move record as a file."""
     try:
-        gif = await svc.ai.replay(match.game.to_json(), pictures.replay_view(match))
+        gif = await svc.replayer.replay(match.game.to_json(), pictures.replay_view(match))
     except Exception:
         log.exception("replay of match %s failed", match.id)
         gif = None

@@ -143,6 +143,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     if settings.route_workers:
         svc.routes = RoutePool(settings.route_workers)
         svc.routes.share(store)
+        svc.routes.queue = svc.queue  # with WORKERS=queue, curves are routed by workers too
         svc.routes.install()
     app.bot_data["svc"] = svc
     await _warm_workers(svc)

@@ -80,12 +80,19 @@ QUEUE_MOVES = Counter(
     "AI moves thought by a `tetrad worker` from the job queue (WORKERS=queue)",
     registry=REGISTRY,
 )
+QUEUE_JOBS = Counter(
+    "tetrad_queue_jobs",
+    "Jobs a `tetrad worker` answered from the job queue (WORKERS=queue), by job (think: an AI "
+    "move; replay: an ended game's animation; route: a Рассада curve)",
+    ["job"],
+    registry=REGISTRY,
+)
 QUEUE_FALLBACKS = Counter(
     "tetrad_queue_fallbacks",
-    "AI moves the bot thought itself because the job queue gave no answer in time, by reason "
-    "(no_worker: none took the job; timeout: taken, no answer; failed: the job failed or was "
-    "dropped; error: Redis or the queue failed)",
-    ["reason"],
+    "Jobs the bot did itself because the job queue gave no answer in time, by job (think, "
+    "replay, route) and reason (no_worker: none took the job; timeout: taken, no answer; "
+    "failed: the job failed or was dropped; error: Redis or the queue failed)",
+    ["job", "reason"],
     registry=REGISTRY,
 )
 QUEUE_START = Histogram(
@@ -97,7 +104,8 @@ QUEUE_START = Histogram(
 ROUTED = Histogram(
     "tetrad_sprouts_route_seconds",
     "Time one Рассада curve took to route, waiting for a worker included, by where it was "
-    "routed (worker; here: the bot process, when the workers could not)",
+    "routed (worker: the bot's route pool; queue: a `tetrad worker` from the job queue; "
+    "here: the bot process, when the workers could not)",
     ["where"],
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
     registry=REGISTRY,

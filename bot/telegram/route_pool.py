@@ -16,6 +16,11 @@ Shared (:meth:`RoutePool.share`), a curve is routed once for all the replicas: t
 looks for it in Redis first (``storage.routes``), and while one replica routes it (holding a
 lease named after it) the others wait for its answer. A preview drawn on one replica is then
 the very curve another plays. Redis out of reach: each replica routes for itself.
+
+With ``WORKERS=queue`` (:attr:`RoutePool.queue`) a curve is routed by a ``tetrad worker``
+from the job queue (bot/telegram/jobs.py), the pool's own processes the fallback: the answer
+comes back as JSON (:func:`route_json`), so the bot works out the routed drawing's walks
+and faces again from it (~1.5 ms of its CPU), where the pool's pickled answer carried them.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from typing import Any
 
 import storage
 from bot.telegram import metrics
+from bot.telegram.jobs import ROUTE_LIMIT, QueueThinker, job_timeout, longest_wait
 from bot.telegram.workers import Workers
 from engine.core import IllegalMove
 from engine.sprouts.drawing import Drawing, DrawingError
@@ -62,6 +68,13 @@ def route(drawing: dict[str, Any], move: list[Any]) -> tuple[str, Any]:
     except IllegalMove as e:
         return "illegal", (e.reason, e.code, e.params)
     return "drawn", child
+
+
+def route_json(drawing: dict[str, Any], move: list[Any]) -> tuple[str, Any]:
+    """:func:`route` for the job queue, whose answers are JSON: ``("drawn", the drawing as
+    the other replicas keep it)`` or ``("illegal", [reason, code, params])``."""
+    kind, answer = route(drawing, move)
+    return (kind, _kept(answer)) if kind == "drawn" else (kind, list(answer))
 
 
 def prepare() -> None:
@@ -99,6 +112,7 @@ class RoutePool(Workers):
         self._store: storage.Store | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread = 0
+        self.queue: QueueThinker | None = None  # WORKERS=queue: curves routed by workers
 
     def share(self, store: storage.Store) -> None:
         """Route each curve once for every replica that shares ``store`` (call it on the
@@ -149,8 +163,9 @@ class RoutePool(Workers):
                     self._wait(lease.release())
         return child
 
-    def _wait(self, call: Any) -> Any:
-        """Run a store call on the event loop from this router thread; its answer."""
+    def _wait(self, call: Any, timeout: float = STORE_WAIT) -> Any:
+        """Run a store (or queue) call on the event loop from this router thread; its
+        answer, within ``timeout`` seconds."""
         assert self._loop is not None
         try:
             future = asyncio.run_coroutine_threadsafe(call, self._loop)
@@ -158,7 +173,7 @@ class RoutePool(Workers):
             call.close()
             raise storage.Unavailable("the store's event loop has closed") from None
         try:
-            return future.result(STORE_WAIT)
+            return future.result(timeout)
         except TimeoutError:
             future.cancel()
             raise storage.Unavailable("the store did not answer a router thread") from None
@@ -166,8 +181,13 @@ class RoutePool(Workers):
     def _route(
         self, data: dict[str, Any], step: list[Any], drawing: Drawing, move: Move
     ) -> Drawing:
-        """The drawing after ``move``, from a worker (here, when the workers cannot)."""
+        """The drawing after ``move``, from a queue's worker, one of this pool's processes,
+        or (when neither can) this process."""
         started = time.perf_counter()
+        queued = self._from_queue(data, step)
+        if queued is not None:
+            metrics.ROUTED.labels("queue").observe(time.perf_counter() - started)
+            return _answer(*queued)
         try:
             kind, answer = self.call(route, data, step)
         except (BrokenProcessPool, CancelledError, RuntimeError) as e:
@@ -178,13 +198,33 @@ class RoutePool(Workers):
             finally:
                 metrics.ROUTED.labels("here").observe(time.perf_counter() - started)
         metrics.ROUTED.labels("worker").observe(time.perf_counter() - started)
-        if kind == "illegal":
-            reason, code, params = answer
-            if code == "no_room":
-                raise RoutingError(reason, **params)
-            raise IllegalMove(reason, code=code, **params)
-        drawn: Drawing = answer
-        return drawn
+        return _answer(kind, answer)
+
+    def _from_queue(self, data: dict[str, Any], step: list[Any]) -> tuple[str, Any] | None:
+        """A worker's answer from the job queue, read back (the drawing, or the refusal's
+        ``(reason, code, params)``); None when there is no queue, this is the event loop's
+        thread (which must not wait for itself), or the queue gave none (it counted why)
+        or one that does not read back (logged): the pool routes the curve then."""
+        queue = self.queue
+        if queue is None or self._loop is None or threading.get_ident() == self._loop_thread:
+            return None
+        try:
+            answer: tuple[str, Any] | None = self._wait(
+                queue.route(data, step), longest_wait(job_timeout(ROUTE_LIMIT)) + 1
+            )
+        except storage.StorageError:  # the loop has gone, or did not answer in time
+            return None
+        if answer is None:
+            return None
+        kind, got = answer
+        try:
+            if kind == "drawn":
+                return kind, _unkept(got)
+            reason, code, params = got
+            return kind, (str(reason), str(code), dict(params))
+        except (DrawingError, KeyError, TypeError, ValueError) as e:
+            log.warning("a worker's curve does not read back (%s): the pool routes it", e)
+            return None
 
     def install(self) -> None:
         """Route every new curve of this process in the workers, starting them now."""
@@ -199,3 +239,14 @@ class RoutePool(Workers):
                 set_router(old)
             self._replaced = None
         super().close()
+
+
+def _answer(kind: str, answer: Any) -> Drawing:
+    """A worker's answer as the engine's router gives it: the drawing, or the refusal raised."""
+    if kind == "illegal":
+        reason, code, params = answer
+        if code == "no_room":
+            raise RoutingError(reason, **params)
+        raise IllegalMove(reason, code=code, **params)
+    drawn: Drawing = answer
+    return drawn

@@ -13,7 +13,7 @@ import storage
 from bot.match.clocks import Timeouts
 from bot.settings import Settings
 from bot.telegram.ai_pool import AIPool
-from bot.telegram.jobs import QueueThinker, Thinker
+from bot.telegram.jobs import QueueThinker, Replayer, Thinker
 from bot.telegram.route_pool import RoutePool
 from engine.recent import Recent
 
@@ -62,7 +62,7 @@ class Services:
     settings: Settings
     store: storage.Store
     ai: AIPool
-    queue: QueueThinker | None = None  # WORKERS=queue: moves thought by `tetrad worker`s
+    queue: QueueThinker | None = None  # WORKERS=queue: `tetrad worker`s do the heavy jobs
     routes: RoutePool | None = None  # None: Рассада curves are routed in the bot process
     clock: Callable[[], float] = time.time
     timeouts: Timeouts = field(default_factory=Timeouts)
@@ -79,6 +79,11 @@ class Services:
     @property
     def thinker(self) -> Thinker:
         """Who thinks the bot's moves: the queue's workers, or this process's pool."""
+        return self.ai if self.queue is None else self.queue
+
+    @property
+    def replayer(self) -> Replayer:
+        """Who draws the replays of ended games: the queue's workers, or this process's pool."""
         return self.ai if self.queue is None else self.queue
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:

@@ -31,11 +31,17 @@ def playable() -> list[tuple[str, str]]:
 
 
 async def make_matches(
-    world: ObservedWorld, n: int, prefix: str, *, parallel: int = 8
+    world: ObservedWorld,
+    n: int,
+    prefix: str,
+    *,
+    parallel: int = 8,
+    kinds: tuple[str, ...] | None = None,
 ) -> list[Board]:
-    """``n`` matches spread over the games and over the three ways to play: a group with a
-    spectator, a link challenge (a board in each private chat), and a game against the bot."""
-    games = playable()
+    """``n`` matches spread over the games (those of ``kinds``, if given) and over the three
+    ways to play: a group with a spectator, a link challenge (a board in each private chat),
+    and a game against the bot."""
+    games = [g for g in playable() if kinds is None or g[0] in kinds]
     gate = asyncio.Semaphore(parallel)
 
     async def one(i: int) -> Board:

@@ -38,6 +38,7 @@ class Watch:
         self.views: dict[Key, View] = {}
         self.changed_at: dict[Key, float] = {}
         self.popups: dict[str, dict[str, Any]] = {}
+        self.answered_at: dict[str, float] = {}  # perf_counter when each query was answered
         self.counts: dict[str, int] = {}
         self._waiters: dict[Key, list[tuple[Callable[[View], bool], asyncio.Future[View]]]] = {}
         self._popup_waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -73,6 +74,7 @@ class Watch:
                 self._chat_waiters = keep_chat
         elif kind == "popup":
             self.popups[data["query"]] = data
+            self.answered_at[data["query"]] = time.perf_counter()
             waiter = self._popup_waiters.pop(data["query"], None)
             if waiter is not None and not waiter.done():
                 waiter.set_result(data)
