@@ -2,7 +2,8 @@
 ends, the 2- and 3-spot games solved, thinking in regions, and misère.
 
 Texts are ``learn.sprouts.<lesson>.*`` in bot/i18n: ``title``, ``p<n>`` a page, and per task
-``<task>.goal``, ``.hint``, ``.right`` and ``.w<n>`` the reason a tempting move is wrong.
+``<task>.goal``, ``.hint``, ``.right`` and ``.w<n>`` the reason a tempting move is wrong
+(:func:`~engine.lessons.model.keyed_task`; its moves are lists: a Рассада move has spaces).
 Positions are small games played on paper from their moves in the game's notation (as the
 keyboard names them). A page's mark is the move it is about, not yet played: the picture
 shows it as the keyboard's preview does. A page about a loop shows it drawn instead (the
@@ -16,42 +17,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.lessons.model import Lesson, Page, Task
+from engine.lessons.model import Lesson, Task, keyed_lesson
+from engine.lessons.model import keyed_task as _task
 from engine.lessons.model import sprouts_position as paper
-from engine.lessons.model import task as make_task
 
 Position = dict[str, Any]
 
 
 def _lesson(id: str, pages: Sequence[tuple[Position, str]], tasks: Sequence[Task]) -> Lesson:
-    """A lesson whose texts are named by its id: page n's words are
-    ``learn.sprouts.<id>.p<n>``, its mark the move given ("" for none)."""
-    return Lesson(
-        id=id,
-        game="sprouts",
-        title=f"learn.sprouts.{id}.title",
-        pages=tuple(
-            Page(f"learn.sprouts.{id}.p{n}", pos, (mark,) if mark else ())
-            for n, (pos, mark) in enumerate(pages, 1)
-        ),
-        tasks=tuple(tasks),
-    )
-
-
-def _task(id: str, position: Position, answers: Sequence[str], wrong: Sequence[str]) -> Task:
-    """Task ``<lesson>-<n>``: its texts ``learn.sprouts.<lesson>.<n>.*``; wrong move k's
-    reason ``.w<k>``. Moves are lists, not space-separated: a Рассада move has spaces."""
-    lesson, n = id.split("-")
-    key = f"learn.sprouts.{lesson}.{n}"
-    return make_task(
-        id,
-        position,
-        goal=f"{key}.goal",
-        hint=f"{key}.hint",
-        answers=answers,
-        wrong=[(m, f"{key}.w{k}") for k, m in enumerate(wrong, 1)],
-        right=f"{key}.right",
-    )
+    """A lesson whose texts are ``learn.sprouts.<id>.*``, each page marking the move given
+    ("" for none)."""
+    return keyed_lesson("sprouts", id, [(pos, (m,) if m else ()) for pos, m in pages], tasks)
 
 
 # The positions the lessons come back to.

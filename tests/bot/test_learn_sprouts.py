@@ -48,8 +48,8 @@ async def test_a_sprouts_lesson_with_a_wrong_answer_a_hint_and_the_right_one(
     assert lesson.pages[0].marks == ("1-2",)
     assert await alice.private.photo(page) == await page_png(lesson, 0, lang)
     match = flow.page_stand_in(lesson, 0, ("A", "B"), lang)
-    marked = pictures.board_png(match, {"lang": lang, "marks": ["1-2"]})
-    assert marked != pictures.board_png(match, {"lang": lang, "marks": []})
+    previewed = pictures.board_png(match, {"lang": lang, "marks": ["1-2"]})
+    assert previewed != pictures.board_png(match, {"lang": lang, "marks": []})
     for n in range(1, len(lesson.pages)):
         await alice.press(plain(lang, "learn.btn.next"), page)
         page = await now(alice, page)
