@@ -148,6 +148,15 @@ def test_the_regions_pages() -> None:
     assert lengths(pocket.position) == {2}
 
 
+def test_the_pockets_the_right_curves_close() -> None:
+    """s4-1: the curve 1-3 inside the loop leaves the new spot 4 nobody to meet and spot 2
+    alone; s5-1: 2-5 inside the small loop parts the new spot 6 from spot 4."""
+    pocket = played(the_task("s4-1").start(), "1-3 @in")
+    assert lives(pocket) == {2: 3, 4: 1} and pocket.joinable(4) == []
+    parted = played(the_task("s5-1").start(), "2-5 @in")
+    assert lives(parted) == {4: 1, 6: 1} and parted.over  # both keep a life: parted
+
+
 # What each task's words say is left after a move: the game's possible lengths from there.
 LEFT = [
     ("s1-1", "1-2 cw", None),
