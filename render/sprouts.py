@@ -11,7 +11,8 @@ What the renderer reads from the engine (``engine.sprouts.Game``):
 - ``game.players``, ``turn``, ``ply``, ``moves``, ``over``, ``result``, ``format_move``,
   ``options`` (``spots``, ``misere``) and, for ``view["preview"]``, ``copy()`` and
   ``play(move)``: the candidate is played on a copy and the curves it adds are drawn as a
-  dashed ghost.
+  dashed ghost; ``view["marks"]`` (a lesson page's move, read by ``parse_move``) is drawn
+  the same way.
 
 The engine's polylines are drawn smoothed (:func:`smooth_curves`, cached per drawing): zigzags
 relaxed and corners rounded, each only as far as the room round it allows, so no two curves
@@ -658,7 +659,7 @@ def _board_array(game: SproutsShown, view: View) -> np.ndarray:
     header's strip): a Pillow image of the whole would be copied once more to be drawn on,
     and again to be encoded."""
     view = view or {}
-    trial = _preview(game, view.get("preview"))
+    trial = _preview(game, view.get("preview", _marked(game, view)))
     sketch = None if trial is None else sketch_of(trial.drawing)
     spot: SpotLike | None
     if sketch is not None:
@@ -743,6 +744,18 @@ def preview_frame(
     room = Room.of(lay, fit.k)
     old = smooth_curves(parent, room)
     return lay, fit, (*old, *smooth_curves(sketch, room)[len(old) :])
+
+
+def _marked(game: SproutsShown, view: View) -> object:
+    """The move a lesson page is about: the first of ``view["marks"]`` (notation), or None
+    without marks or when it names no move here (a view may come from a stored record)."""
+    marks = view.get("marks")
+    if not marks:
+        return None
+    try:
+        return game.parse_move(str(marks[0]))
+    except EngineError:
+        return None
 
 
 def _preview(game: SproutsShown, move: object) -> SproutsShown | None:

@@ -34,7 +34,8 @@ class View(TypedDict, total=False):
     map: Sequence[Sequence[int]]  # Точки: the map's parts [x0, y0, w, h], numbered from 1
     labels: bool  # Точки и квадраты: free lines and boxes named as the keyboard names them
     # Точки и квадраты: lines (the game's notation, drawn or free) marked with the last move's
-    # halo in its place: what a lesson page points at.
+    # halo in its place: what a lesson page points at. Рассада: the first one, a move not yet
+    # played, drawn as the preview is (unless the view has a preview of its own).
     marks: Sequence[str]
     # Рассада: a candidate move drawn as a dashed ghost. The renderer wants the game's move;
     # the bot's JSON-safe views carry its notation, which bot.pictures parses.
@@ -113,3 +114,7 @@ class SproutsShown(Shown, Protocol):
     def options(self) -> Mapping[str, Any]: ...
     def copy(self) -> SproutsShown: ...
     def play(self, move: Any) -> None: ...
+    def parse_move(self, text: str) -> Any:
+        """The move ``text`` names (raises the engine's EngineError if none): a view's marks
+        are notation."""
+        ...

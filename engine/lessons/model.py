@@ -120,6 +120,45 @@ def task(
     )
 
 
+def keyed_task(
+    id: str, position: dict[str, Any], answers: Sequence[str], wrong: Sequence[str]
+) -> Task:
+    """Task ``<lesson>-<n>`` whose texts are named by its id, so a course lists only moves:
+    ``learn.<game>.<lesson>.<n>.goal``, ``.hint``, ``.right``, and ``.w<k>`` the reason
+    wrong move k is wrong."""
+    lesson, n = id.split("-")
+    key = f"learn.{position['kind']}.{lesson}.{n}"
+    return task(
+        id,
+        position,
+        goal=f"{key}.goal",
+        hint=f"{key}.hint",
+        answers=answers,
+        wrong=[(m, f"{key}.w{k}") for k, m in enumerate(wrong, 1)],
+        right=f"{key}.right",
+    )
+
+
+def keyed_lesson(
+    game: str,
+    id: str,
+    pages: Sequence[tuple[dict[str, Any], Sequence[str]]],
+    tasks: Sequence[Task],
+) -> Lesson:
+    """A lesson whose texts are named by its id: ``learn.<game>.<id>.title``, page n's words
+    ``.p<n>``; each page a position and the moves it marks."""
+    return Lesson(
+        id=id,
+        game=game,
+        title=f"learn.{game}.{id}.title",
+        pages=tuple(
+            Page(f"learn.{game}.{id}.p{n}", pos, tuple(marks))
+            for n, (pos, marks) in enumerate(pages, 1)
+        ),
+        tasks=tuple(tasks),
+    )
+
+
 def boxes_position(
     rows: int, cols: int, moves: str = "", *, border: bool = False
 ) -> dict[str, Any]:

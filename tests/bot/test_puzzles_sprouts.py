@@ -14,6 +14,7 @@ from PIL import Image, ImageChops
 
 from bot.i18n import Text, t
 from bot.match.ui.sprouts import spoken
+from engine.lessons import Task
 from engine.puzzles import Puzzle
 from engine.sprouts import Game
 from playground.client import MessageView, Popup, UserHandle
@@ -21,18 +22,19 @@ from tests.bot.test_puzzles import WORDS, board_now, puzzle_board
 from tests.fixtures.playground import ScenarioClient
 
 
-def sprouts_game(p: Puzzle) -> Game:
+def sprouts_game(p: Puzzle | Task) -> Game:
     game = p.start()
     assert isinstance(game, Game)
     return game
 
 
-def spot_button(board: MessageView, spot: int) -> tuple[int, int]:
-    """The row and column of the button of ``spot`` (its number, then a dot per life)."""
+def spot_button(board: MessageView, spot: int, step: str = "zc") -> tuple[int, int]:
+    """The row and column of the button of ``spot`` (its number, then a dot per life) on a
+    board whose step buttons are ``step`` (a puzzle's; a lesson task's are ``yc``)."""
     label = re.compile(rf"^{spot}•*$")
     for row in board.buttons:
         for b in row:
-            if label.match(b.text) and (b.callback_data or "").startswith("zc:"):
+            if label.match(b.text) and (b.callback_data or "").startswith(f"{step}:"):
                 return b.row, b.col
     raise AssertionError(f"no button for spot {spot} on {board.button_texts}")
 
@@ -44,22 +46,28 @@ async def step(user: UserHandle, board: MessageView, at: tuple[int, int]) -> Mes
 
 
 async def play_curve(
-    user: UserHandle, board: MessageView, p: Puzzle, notation: str, lang: str
+    user: UserHandle,
+    board: MessageView,
+    p: Puzzle | Task,
+    notation: str,
+    lang: str,
+    step_kind: str = "zc",
 ) -> Popup:
-    """Choose ``notation`` on the puzzle's keyboard: its two spots, then (when several curves
-    join them) flip back with ◀ to it, which wraps from the first to the last, and play it."""
+    """Choose ``notation`` on the puzzle's (or lesson task's) keyboard: its two spots, then
+    (when several curves join them) flip back with ◀ to it, which wraps from the first to the
+    last, and play it."""
     game = sprouts_game(p)
     move = game.parse_move(notation)
     curves = [game.format_move(m) for m in game.moves_between(move.a, move.b)]
     k, n = curves.index(notation), len(curves)
-    board = await step(user, board, spot_button(board, move.a))
+    board = await step(user, board, spot_button(board, move.a, step_kind))
     assert t(lang, Text("sprouts.pick_second", a=move.a)) in (board.caption or "")
     if n == 1:  # one curve only: the second spot is the answer
-        popup = await user.press_button(*spot_button(board, move.b), board)
+        popup = await user.press_button(*spot_button(board, move.b, step_kind), board)
         assert popup is not None
         return popup
     before = await user.private.photo(board)
-    board = await step(user, board, spot_button(board, move.b))
+    board = await step(user, board, spot_button(board, move.b, step_kind))
     assert "1/" + str(n) in _labels(board)
     assert ImageChops.difference(
         Image.open(io.BytesIO(before)).convert("RGB"),

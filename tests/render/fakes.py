@@ -83,6 +83,12 @@ class FakeSprouts:
     def format_move(self, m: Move) -> str:
         return f"{m.a}-{m.b}"
 
+    def parse_move(self, text: str) -> Move:
+        a, _, b = text.partition("-")
+        if not (a.isdigit() and b.isdigit()):
+            raise IllegalMove(f"not a move: {text!r}", code="bad_notation")
+        return Move(int(a), int(b))
+
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
             return []

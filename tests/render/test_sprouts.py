@@ -8,9 +8,11 @@ import math
 from typing import Any
 
 import pytest
+from PIL import ImageChops
 
 import engine
 import render
+from engine.sprouts import Game as SproutsGame
 from render import sprouts
 from render.common import INK, PAPER, PLAYER
 from render.view import View
@@ -146,3 +148,21 @@ def test_previews_of_one_position_share_its_layout_and_inked_paper() -> None:
         x, y = (round(v) for v in frames[0]((s.x, s.y)))
         box = (x - r, y - r, x + r, y + r)
         assert a.crop(box).tobytes() == b.crop(box).tobytes()
+
+
+def test_a_lesson_pages_mark_is_drawn_as_its_preview() -> None:
+    """A Рассада lesson page points at a move not yet played (``view["marks"]``, notation):
+    it is drawn exactly as the keyboard's preview of that move; a mark that is no move here,
+    or no mark, draws the game as it is, and a preview of the view's own comes first."""
+    g = SproutsGame(2)
+    plain = decode(render.board_png(g, {}))
+    marked = decode(render.board_png(g, {"marks": ["1-2"]}))
+    previewed = decode(render.board_png(g, {"preview": g.parse_move("1-2")}))
+    assert ImageChops.difference(marked, previewed).getbbox() is None
+    assert ImageChops.difference(marked, plain).getbbox() is not None
+    for nothing in (["1-3"], ["no move"], []):
+        drawn = decode(render.board_png(g, {"marks": nothing}))
+        assert ImageChops.difference(drawn, plain).getbbox() is None, nothing
+    loop = decode(render.board_png(g, {"marks": ["1-2"], "preview": g.parse_move("1-1")}))
+    own = decode(render.board_png(g, {"preview": g.parse_move("1-1")}))
+    assert ImageChops.difference(loop, own).getbbox() is None
