@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.lessons import boxes
+from engine.lessons import boxes, dots
 from engine.lessons.judges import JUDGES, judge
 from engine.lessons.model import Lesson, Page, Task, Wrong
 
 GAMES = ("dots", "boxes", "sprouts")  # the games /learn offers, a course or not yet
-COURSES: dict[str, tuple[Lesson, ...]] = {"boxes": boxes.LESSONS}
+COURSES: dict[str, tuple[Lesson, ...]] = {"dots": dots.LESSONS, "boxes": boxes.LESSONS}
 
 
 def course(game: str) -> tuple[Lesson, ...]:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from engine.boxes import Game as BoxesGame
+from engine.lessons import dots as dots_course
 from engine.lessons.model import Task
 from engine.puzzles import Analysis, Verdict
 from engine.puzzles import boxes as boxes_puzzles
@@ -34,7 +35,11 @@ def _sprouts(game: Any) -> Analysis:
     return sprouts_puzzles.analyse(cast(SproutsGame, game))
 
 
-_ANALYSES: dict[str, Callable[[Any], Analysis]] = {"boxes": _boxes, "sprouts": _sprouts}
+_ANALYSES: dict[str, Callable[[Task], Analysis]] = {
+    "boxes": lambda t: _boxes(t.start()),
+    "sprouts": lambda t: _sprouts(t.start()),
+    "dots": dots_course.analyse,  # every move judged by the capture prover
+}
 
 
 _SEEN: dict[str, Analysis] = {}
@@ -45,7 +50,7 @@ def analysis(task: Task) -> Analysis:
     a lesson's positions are small, the first look takes milliseconds)."""
     found = _SEEN.get(task.id)
     if found is None:
-        found = _SEEN[task.id] = _ANALYSES[task.game](task.start())
+        found = _SEEN[task.id] = _ANALYSES[task.game](task)
     return found
 
 
@@ -56,7 +61,7 @@ def by_value(task: Task, move: str) -> Verdict | None:
     return None if got is None else Verdict(got == a.best, got, a.best)
 
 
-JUDGES: dict[str, Judge] = {"boxes": by_value, "sprouts": by_value}
+JUDGES: dict[str, Judge] = {"boxes": by_value, "sprouts": by_value, "dots": dots_course.judge}
 
 
 def judge(task: Task, move: str) -> Verdict | None:
