@@ -48,6 +48,8 @@ def board_png(match: Match, picture: PictureView) -> bytes:
         view["labels"] = picture["labels"]
     if "status" in picture:
         view["status"] = picture["status"]
+    if "marks" in picture:
+        view["marks"] = picture["marks"]
     if "window" in picture:
         view["window"] = picture["window"]
     if "map" in picture:

@@ -8,12 +8,14 @@ copies it and draws only the lines and boxes.
 
 from __future__ import annotations
 
+import contextlib
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.boxes import Game as BoxesGame
 from engine.boxes import Move
+from engine.core import EngineError
 from render.common import (
     GRID,
     INK,
@@ -147,9 +149,10 @@ def board_image(game: BoxesGame, view: View) -> Image.Image:
     outline = game.outline_lines()
     for m in outline:
         draw.line(line_ends(lay, m), fill=color(INK), width=w)
-    if view.get("last", True):
+    marked = _marked(game, view)
+    if marked is not None or view.get("last", True):
         halo = color(HALO)
-        for m in game.last_turn:
+        for m in game.last_turn if marked is None else marked:
             draw.line(line_ends(lay, m), fill=halo, width=lay.halo_width)
     for m, owner in lines.items():
         draw.line(line_ends(lay, m), fill=color(PLAYER[owner]), width=w)
@@ -159,6 +162,19 @@ def board_image(game: BoxesGame, view: View) -> Image.Image:
             dot.put(img, *lay.xy(r, c))
     draw_header(img, header(game, view, lay), lay.u)
     return img
+
+
+def _marked(game: BoxesGame, view: View) -> list[Move] | None:
+    """The lines ``view["marks"]`` names (None without marks; a name that is no line of this
+    board is left out, as a view may come from a stored record)."""
+    marks = view.get("marks")
+    if marks is None:
+        return None
+    found = []
+    for name in marks:
+        with contextlib.suppress(EngineError):
+            found.append(game.parse_move(name))
+    return found
 
 
 def line_ends(lay: Layout, m: Move) -> list[tuple[int, int]]:

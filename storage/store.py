@@ -18,6 +18,7 @@ from storage.config import Config
 from storage.daily import DailyPuzzles
 from storage.deadlines import Deadlines
 from storage.keys import Keys
+from storage.lessons import Lessons
 from storage.live import Live
 from storage.locks import Lease, Leases
 from storage.matches import Matches
@@ -61,6 +62,7 @@ class Store:
         self.users = Users(client, self.keys, self.config)
         self.ratings = Ratings(client, self.keys, self.config, clock)
         self.puzzles = Puzzles(client, self.keys, self.config, clock)  # /puzzle progress
+        self.lessons = Lessons(client, self.keys, self.config, clock)  # /learn progress
         self.daily = DailyPuzzles(client, self.keys, self.config, clock)  # a group's daily puzzle
         self.challenges = Challenges(client, self.keys, self.config, clock)
         self.deadlines = Deadlines(client, self.keys, clock)

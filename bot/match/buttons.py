@@ -39,7 +39,7 @@ class Kind:
     sub: str = ""
     field: str = ""
     optional: bool = False
-    subject: Literal["match", "user", "anyone", "puzzle"] = "match"
+    subject: Literal["match", "user", "anyone", "puzzle", "lesson"] = "match"
     action: Callable[[str], Action] | None = None
     detached: bool = False
 
@@ -117,6 +117,19 @@ PUZZLE_STEP = Kind("puzzle_step", "zc", field="step", subject="puzzle")
 PUZZLE_HINT = Kind("puzzle_hint", "zh", subject="puzzle")
 PUZZLE_NEXT = Kind("puzzle_next", "zn", subject="puzzle")
 
+# -- /learn: a course's screens and its tasks' boards ------------------------------------------
+# The game picker (``y:0:0``) and a game's list of lessons (``y:0:0:<game>``): anyone's, as
+# they show only the reader's own marks.
+LEARN = Kind("learn", "y", field="game", optional=True, subject="anyone")
+# Page n of a lesson (``yp:<lesson>:<n>``) and the start of its task n (``yt:<lesson>:<n>``).
+LEARN_PAGE = Kind("learn_page", "yp", subject="lesson")
+LEARN_TASK = Kind("learn_task", "yt", subject="lesson")
+# A task's board, as a puzzle's (``<op>:<task id>:<attempt>[:<code>]``): a move, a keyboard
+# step carrying its selection, the hint.
+LEARN_PLAY = Kind("learn_play", "yz", field="code", subject="lesson")
+LEARN_STEP = Kind("learn_step", "yc", field="step", subject="lesson")
+LEARN_HINT = Kind("learn_hint", "yh", subject="lesson")
+
 KINDS: tuple[Kind, ...] = (
     JOIN,
     LEAVE,
@@ -147,6 +160,12 @@ KINDS: tuple[Kind, ...] = (
     PUZZLE_STEP,
     PUZZLE_HINT,
     PUZZLE_NEXT,
+    LEARN,
+    LEARN_PAGE,
+    LEARN_TASK,
+    LEARN_PLAY,
+    LEARN_STEP,
+    LEARN_HINT,
 )
 _BY_SUB = {(k.op, k.sub): k for k in KINDS if k.sub}
 _BY_OP = {k.op: k for k in KINDS if not k.sub}
@@ -196,15 +215,18 @@ class PuzzleOn(On):
     """The buttons of a puzzle's board: a game UI's move buttons (``on(PLAY, code)``) answer
     the puzzle (``match`` is its id, ``version`` the person's attempt); its keyboard steps
     (``on(STEP, op)``) carry ``selection``, the packed cursor the board was drawn with, so
-    the step is applied to it; info buttons stay."""
+    the step is applied to it; info buttons stay. A lesson task's board is the same with
+    its own kinds (``play``, ``step``: :data:`LEARN_PLAY`, :data:`LEARN_STEP`)."""
 
     selection: str = ""
+    play: Kind = PUZZLE_PLAY
+    step: Kind = PUZZLE_STEP
 
     def __call__(self, kind: Kind, value: str = "") -> str:
         if kind is PLAY:
-            kind = PUZZLE_PLAY
+            kind = self.play
         elif kind is STEP:
-            kind, value = PUZZLE_STEP, f"{self.selection}={value}"
+            kind, value = self.step, f"{self.selection}={value}"
         elif kind is not INFO:
             raise ValueError(f"a puzzle board has no {kind.name} button")
         return kind.data(self.match, self.version, value)

@@ -14,14 +14,15 @@ import hashlib
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from bot.i18n import Text
 from bot.match import ui
 from bot.match.actions import Refused
-from bot.match.buttons import PUZZLE_HINT, PUZZLE_NEXT, PuzzleOn
+from bot.match.buttons import PUZZLE_HINT, PUZZLE_NEXT, PUZZLE_PLAY, PUZZLE_STEP, Kind, PuzzleOn
 from bot.match.model import Cursor, Match, Place, Seat
 from bot.match.ui import Button, Keyboard, PictureView
+from engine.core import Game
 from engine.puzzles import Puzzle
 
 NEAREST = 5  # the next puzzle is drawn from this many unsolved ones nearest the person's level
@@ -45,11 +46,23 @@ def unpack(step: str) -> tuple[Cursor, str]:
     return cast(Cursor, raw), op
 
 
+class Posed(Protocol):
+    """A position posed on a board to find a move in: a puzzle, or a lesson's task."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def turn(self) -> int: ...
+    def start(self) -> Game[Any]: ...
+
+
 def stand_in(
-    puzzle: Puzzle, user: int, name: str, opponent: str, lang: str, cursor: Cursor | None = None
+    puzzle: Posed, user: int, name: str, opponent: str, lang: str, cursor: Cursor | None = None
 ) -> Match:
-    """The puzzle's position as an active match: ``user`` sits in the seat to move, its one
-    place holds ``cursor`` (the selection a step button carried)."""
+    """The position as an active match: ``user`` sits in the seat to move, its one place
+    holds ``cursor`` (the selection a step button carried)."""
     seats = [Seat(None, opponent), Seat(None, opponent)]
     seats[puzzle.turn] = Seat(user, name)
     game = puzzle.start()
@@ -67,10 +80,13 @@ def stand_in(
     return match
 
 
-def move_rows(match: Match, version: int) -> Keyboard:
+def move_rows(
+    match: Match, version: int, play: Kind = PUZZLE_PLAY, step: Kind = PUZZLE_STEP
+) -> Keyboard:
     """The game's move buttons for the puzzle at its selection, drawn for ``version`` (the
-    person's attempt in a private chat, the day of a group's daily puzzle)."""
-    on = PuzzleOn(match.id, version, pack(match.places[0].cursor))
+    person's attempt in a private chat, the day of a group's daily puzzle); a lesson's task
+    board gives its own ``play`` and ``step`` kinds."""
+    on = PuzzleOn(match.id, version, pack(match.places[0].cursor), play, step)
     return ui.get(match.kind).move_rows(match, match.places[0], on)
 
 

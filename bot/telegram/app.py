@@ -40,6 +40,7 @@ from bot.telegram import (
     games,
     inline,
     language,
+    lessons,
     metrics,
     puzzles,
     rules,
@@ -53,7 +54,19 @@ from bot.telegram.services import Services
 from bot.webapp import server as miniapp
 
 log = logging.getLogger(__name__)
-COMMANDS = ("new", "games", "challenge", "help", "rules", "stats", "top", "record", "lang", "m")
+COMMANDS = (
+    "new",
+    "games",
+    "challenge",
+    "learn",
+    "help",
+    "rules",
+    "stats",
+    "top",
+    "record",
+    "lang",
+    "m",
+)
 WATCH_PERIOD = 1.0
 WARM_TIMEOUT = 120.0  # seconds start-up waits for the worker pools before going on anyway
 GUARDS = [act.AI_KIND, boards.SHOW_KIND, act.END_KIND]  # deadlines that guard work in flight
@@ -100,6 +113,7 @@ def build_application(
     app.add_handler(CommandHandler("stats", commands.stats_command))
     app.add_handler(CommandHandler("top", commands.top_command))
     app.add_handler(CommandHandler("puzzle", puzzles.command))
+    app.add_handler(CommandHandler("learn", lessons.command))
     app.add_handler(CallbackQueryHandler(buttons.callback))
     app.add_handler(InlineQueryHandler(inline.inline_query))
     app.add_handler(ChosenInlineResultHandler(inline.chosen))

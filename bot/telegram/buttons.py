@@ -26,6 +26,7 @@ from bot.telegram import (
     games,
     inline,
     language,
+    lessons,
     puzzles,
     rules,
     stored,
@@ -230,4 +231,10 @@ ROUTES: dict[buttons.Kind, Route] = {
     buttons.PUZZLE_STEP: puzzles.tap,
     buttons.PUZZLE_HINT: puzzles.tap,
     buttons.PUZZLE_NEXT: puzzles.tap,
+    buttons.LEARN: lessons.tap,
+    buttons.LEARN_PAGE: lessons.tap,
+    buttons.LEARN_TASK: lessons.tap,
+    buttons.LEARN_PLAY: lessons.tap,
+    buttons.LEARN_STEP: lessons.tap,
+    buttons.LEARN_HINT: lessons.tap,
 }

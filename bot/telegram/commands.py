@@ -17,6 +17,8 @@ from bot.telegram import challenge, games, stored
 from bot.telegram.common import Context, asker, reply
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
+from engine.lessons import GAMES as LESSON_GAMES
+from engine.lessons import course
 from engine.puzzles import GAMES as PUZZLE_GAMES
 
 log = logging.getLogger(__name__)
@@ -123,6 +125,12 @@ async def stats_command(update: Update, context: Context) -> None:
                 )
             )
             provisional = provisional or puzzles.rating.provisional
+    done = await a.svc.store.lessons.done_counts(a.user.id, LESSON_GAMES)
+    for kind in LESSON_GAMES:
+        if done[kind]:
+            total = len(course(kind))
+            game = Text(f"game.{kind}")
+            lines.append(t(a.lang, "stats.lessons", game=game, done=done[kind], total=total))
     if provisional:  # what "(provisional)" means, once
         lines.append(t(a.lang, "stats.provisional"))
     await reply(update.effective_message, "\n\n".join(lines))

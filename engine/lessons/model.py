@@ -133,6 +133,18 @@ def boxes_position(
     return game.to_json()
 
 
+def boxes_endgame(rows: int, cols: int, free: str, *, border: bool = False) -> dict[str, Any]:
+    """A Точки и квадраты record with every line drawn but ``free`` (space-separated): what an
+    endgame's chains are is clearest said by the lines left. The others are drawn in board
+    order (a box they close goes to its player, who moves again, as in play)."""
+    game = BoxesGame(rows, cols, border=border)
+    left = {game.parse_move(m) for m in free.split()}
+    for m in game.legal_moves():
+        if m not in left:
+            game.play(m)
+    return game.to_json()
+
+
 def sprouts_position(
     spots: int, moves: Sequence[str] = (), *, misere: bool = False
 ) -> dict[str, Any]:

@@ -11,6 +11,8 @@ import re
 import pytest
 
 import engine.lessons
+from engine.boxes import Game
+from engine.boxes.ai import Position
 from engine.lessons import COURSES, Task, course, judge
 from engine.lessons.judges import analysis
 
@@ -20,7 +22,7 @@ ID = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
 
 def test_the_boxes_course_has_eight_lessons_or_more() -> None:
     lessons = course("boxes")
-    assert lessons
+    assert len(lessons) >= 8
     assert all(x.game == "boxes" for x in lessons)
     assert course("no such game") == ()
 
@@ -70,3 +72,20 @@ def test_every_page_draws_and_marks_real_lines() -> None:
             game = page.start()
             for mark in page.marks:
                 assert game.format_move(game.parse_move(mark)) == mark, (x.id, mark)
+
+
+def test_the_long_chain_task_is_the_rule_at_work() -> None:
+    """b7's words say the right line leaves the count of long chains the mover wants (dots +
+    long chains even for the first player, odd for the second) and the tempting one the
+    other; the engine's own chain count says so too."""
+    found = engine.lessons.task("b7-1")
+    assert found is not None
+    t = found[0].tasks[found[1]]
+    game = t.start()
+    assert isinstance(game, Game) and game.turn == 1 and (game.rows + 1) * (game.cols + 1) == 16
+    pos = Position(game)
+    assert not pos.wants_even_chains()
+    after = {
+        m: pos.long_chains_after(game.line_number(game.parse_move(m))) for m in ("c3-c4", "c4-d4")
+    }
+    assert after == {"c3-c4": 1, "c4-d4": 2}

@@ -78,6 +78,7 @@ async def test_every_key_is_documented_and_every_documented_key_is_used(
     await store.puzzles.answer_once(1, "boxes", "b-0002", solved=False, start_rating=1500)
     await store.daily.post(-100, "boxes", 20426, "b-0002", 7)
     await store.daily.answer(-100, "boxes", 20426, 1, "Ann", solved=False)
+    await store.lessons.begin(1, "boxes", "b1-1")
 
     async with store.streams.slot(1, lobby["id"], per_user=1, per_match=1, ttl=30):
         keys = sorted([k.decode() async for k in store.client.scan_iter(match="t:*")])
@@ -91,7 +92,7 @@ async def test_every_key_is_documented_and_every_documented_key_is_used(
     assert used == set(patterns), f"documented but never written: {set(patterns) - used}"
 
     fields = await store.client.hkeys(store.keys.user(1))
-    assert {text(f).split(":")[0] for f in fields} == {"s", "r", "n", "a", "c", "z"}
+    assert {text(f).split(":")[0] for f in fields} == {"s", "r", "n", "a", "c", "z", "l"}
 
 
 def test_keys_of_one_owner_share_a_slot() -> None:

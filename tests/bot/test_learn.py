@@ -1,0 +1,195 @@
+"""/learn through the playground, as a person sees it, in en and ru: the game picker (the
+games without a course say so), the Точки и квадраты lessons, a lesson's pages with their
+pictures, its two tasks on the real keyboard — a tempting wrong move with its reason, a hint,
+the right moves — the lesson ✓ in the list and in /stats; stale and forged buttons refused
+with nothing changed."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import engine.lessons
+from bot.i18n import Text, t
+from engine.lessons import Lesson, Task
+from playground.client import MessageView, Popup, UserHandle
+from tests.fixtures.playground import ScenarioClient
+
+
+def _lesson(lesson_id: str) -> Lesson:
+    found = engine.lessons.lesson(lesson_id)
+    assert found is not None
+    return found
+
+
+def code(task: Task, notation: str) -> str:
+    m = task.start().parse_move(notation)
+    return f"{m.orient}{m.r}.{m.c}"
+
+
+def attempt_of(board: MessageView) -> int:
+    return next(
+        int(b.callback_data.split(":")[2])
+        for row in board.buttons
+        for b in row
+        if b.callback_data and b.callback_data.split(":")[0] in ("yz", "yh")
+    )
+
+
+async def play(user: UserHandle, board: MessageView, task: Task, notation: str) -> Popup:
+    want = f"yz:{task.id}:{attempt_of(board)}:{code(task, notation)}"
+    for row in board.buttons:
+        for b in row:
+            if b.callback_data == want:
+                popup = await user.press_button(b.row, b.col, board)
+                assert popup is not None
+                return popup
+    raise AssertionError(f"no button {want} on {board.button_texts}")
+
+
+async def now(user: UserHandle, message: MessageView) -> MessageView:
+    return next(m for m in await user.private.messages() if m.message_id == message.message_id)
+
+
+async def png_of(user: UserHandle, message: MessageView) -> Image.Image:
+    image = Image.open(io.BytesIO(await user.private.photo(message)))
+    image.load()
+    return image
+
+
+def plain(lang: str, key: str | Text) -> str:
+    return t(lang, key)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_boxes_lesson_with_a_wrong_answer_a_hint_and_the_right_one(
+    pg: ScenarioClient, lang: str
+) -> None:
+    await pg.set_limits(enabled=False)
+    lesson = _lesson("b6")
+    first, second = lesson.tasks
+    alice = await pg.user("alice", lang=lang)
+    await alice.send("/learn")
+    picker = await alice.private.last_with_buttons()
+    games = [plain(lang, Text(f"game.{g}")) for g in ("dots", "boxes", "sprouts")]
+    assert [len(row) for row in picker.buttons] == [1, 1, 1]
+    assert plain(lang, Text("learn.pick.soon", game=Text("game.dots"))) == picker.buttons[0][0].text
+    await alice.press(picker.buttons[0][0].text, picker)  # Точки: no course yet
+    soon = await now(alice, picker)
+    assert plain(lang, Text("learn.none", game=Text("game.dots"))) in soon.body.replace("<b>", "")
+    await alice.press(plain(lang, "learn.btn.games"), soon)
+    await alice.press(plain(lang, Text("learn.pick", game=Text("game.boxes"))), picker)
+    listing = await now(alice, picker)
+    assert games[1] in listing.body and "0" in listing.body
+    titles = [b.text for row in listing.buttons[:-1] for b in row]
+    assert len(titles) == len(engine.lessons.course("boxes")) >= 8
+    assert not any(x.startswith("✓") for x in titles)
+
+    await alice.press(titles[5], listing)  # lesson 6: all but two
+    page = await alice.private.last_with_buttons()
+    assert page.message_id != listing.message_id and page.media is not None
+    assert plain(lang, lesson.pages[0].text) in (page.caption or "")
+    image = await png_of(alice, page)
+    assert image.width <= 1280 and image.height > 300
+    await alice.press(plain(lang, "learn.btn.next"), page)
+    page2 = await now(alice, page)
+    assert plain(lang, lesson.pages[1].text) in (page2.caption or "")
+    assert await alice.private.photo(page2) != await alice.private.photo(page)
+    await alice.press(plain(lang, "learn.btn.task"), page2)
+
+    board = await now(alice, page2)
+    assert plain(lang, first.goal) in (board.caption or "")
+    popup = await play(alice, board, first, first.wrong[0].move)
+    assert popup.text == plain(lang, "learn.popup.wrong")
+    board = await now(alice, board)
+    caption = board.caption or ""
+    assert plain(lang, first.wrong[0].reason) in caption and plain(lang, "learn.retry") in caption
+    hint = await alice.press(plain(lang, "learn.btn.hint"), board)
+    assert hint is not None and hint.show_alert and hint.text == plain(lang, first.hint)
+    stale_attempt = attempt_of(board)
+    popup = await play(alice, board, first, first.answers[0])
+    assert popup.text == plain(lang, "learn.popup.right")
+    solved = await now(alice, board)
+    assert plain(lang, first.right) in (solved.caption or "")
+    assert solved.button_texts[0] == [plain(lang, "learn.btn.next_task")]
+    # the solved board's old buttons change nothing
+    again = await alice.forge(
+        solved, f"yz:{first.id}:{stale_attempt}:{code(first, first.answers[0])}"
+    )
+    assert again is not None and again.text == plain(lang, "learn.stale")
+    assert (await now(alice, solved)).caption == solved.caption
+
+    await alice.press(plain(lang, "learn.btn.next_task"), solved)
+    board = await now(alice, solved)
+    assert plain(lang, second.goal) in (board.caption or "")
+    await play(alice, board, second, second.answers[0])
+    done = await now(alice, board)
+    title = plain(lang, lesson.title)
+    assert plain(lang, Text("learn.done", title=title)) in (done.caption or "")
+    assert done.button_texts == [
+        [plain(lang, "learn.btn.next_lesson")],
+        [plain(lang, "learn.btn.lessons")],
+    ]
+    await alice.press(plain(lang, "learn.btn.lessons"), done)
+    after = await alice.private.last_with_buttons()
+    marked = [b.text for row in after.buttons for b in row if b.text.startswith("✓")]
+    assert marked == [plain(lang, Text("learn.item.done", n=6, title=Text(lesson.title)))]
+    total = len(engine.lessons.course("boxes"))
+    head = plain(lang, Text("learn.list", game=Text("game.boxes"), done=1, total=total))
+    assert head.replace("<b>", "").replace("</b>", "") in after.body
+
+    await alice.send("/stats")
+    stats = await alice.private.last_message()
+    line = plain(lang, Text("stats.lessons", game=Text("game.boxes"), done=1, total=total))
+    assert line in stats.body
+
+
+async def test_stale_and_forged_lesson_buttons_change_nothing(pg: ScenarioClient) -> None:
+    lesson = _lesson("b6")
+    bob = await pg.user("bob", lang="en")
+    await bob.send("/learn boxes")
+    listing = await bob.private.last_with_buttons()
+    await bob.press(listing.buttons[5][0].text, listing)
+    page = await bob.private.last_with_buttons()
+    stale = plain("en", "learn.stale")
+    for data in (
+        "yp:zz:0",  # no such lesson
+        "yp:b6:9",  # no such page
+        "yt:b6:1",  # the second task before the first is solved
+        "yt:b6:7",
+        f"yz:{lesson.tasks[0].id}:1:h0.0",  # a task board never shown
+        f"yh:{lesson.tasks[0].id}:0",
+        "yz:nosuchtask:1:h0.0",
+    ):
+        popup = await bob.forge(page, data)
+        assert popup is not None and popup.text == stale, data
+        assert (await now(bob, page)).caption == page.caption
+    bad = await bob.forge(page, "y:0:0:chess")
+    assert bad is not None and bad.text and bad.text != stale
+
+    await bob.press(plain("en", "learn.btn.next"), page)
+    await bob.press(plain("en", "learn.btn.task"), await now(bob, page))
+    board = await now(bob, page)
+    task = lesson.tasks[0]
+    attempt = attempt_of(board)
+    for data in (
+        f"yz:{task.id}:{attempt}:q1",  # a malformed move code
+        f"yz:{task.id}:{attempt}:h0.0",  # a line already drawn
+        f"yc:{task.id}:{attempt}:=x",  # a step this board has none of
+        f"yz:{task.id}:{attempt + 1}:{code(task, task.answers[0])}",  # another attempt
+    ):
+        popup = await bob.forge(board, data)
+        assert popup is not None and popup.text, data
+        assert (await now(bob, board)).caption == board.caption, data
+    await bob.send("/stats")
+    assert "🎓" not in (await bob.private.last_message()).body  # nothing solved, nothing done
+
+
+async def test_learn_in_a_group_points_to_the_private_chat(pg: ScenarioClient) -> None:
+    carol = await pg.user("carol", lang="en")
+    group = await pg.group("Learners", [carol])
+    await carol.send("/learn", group)
+    said = await group.last_message()
+    assert said.body == plain("en", "learn.private") and not said.buttons
