@@ -4,11 +4,11 @@ liberation, the edge, STOP and the solo phase, the variants (grounding, territor
 tactics: the ladder along the edge, the double threat, cutting a wall.
 
 Every task is proved by search (:mod:`engine.lessons.dots_proofs` asks
-:mod:`engine.dots.tactics`), on boards of 7×7 to 11×7 so the proofs are quick and the
-pictures readable. Texts are ``learn.dots.<lesson>.*`` in bot/i18n: ``title``, ``p<n>`` a
-page, and per task ``<n>.goal``, ``.hint``, ``.right`` and ``.w<k>`` why a tempting move is
-wrong. Points are named as the keyboard names them: columns a… from the left, rows 1… from
-the bottom. Orange (player 0) moves first; Blue second.
+:mod:`engine.dots.tactics`), on boards of one keyboard window at most (8×7: no arrows), so
+the proofs are quick and the pictures readable. Texts are ``learn.dots.<lesson>.*`` in
+bot/i18n: ``title``, ``p<n>`` a page, and per task ``<n>.goal``, ``.hint``, ``.right`` and
+``.w<k>`` why a tempting move is wrong. Points are named as the keyboard names them: columns
+a… from the left, rows 1… from the bottom. Orange (player 0) moves first; Blue second.
 """
 
 from __future__ import annotations
@@ -109,9 +109,9 @@ D2 = _lesson(
     "d2",
     [
         (board(9, 9, start="zone", zone_width=3, zone_height=3), ""),
-        (board(8, 8, start="cross"), "d5 e4 e5 d4"),
+        (board(8, 7, start="cross"), "d5 e4 e5 d4"),
     ],
-    [_task("d2-1", board(8, 8, "f3 f4", start="cross"), "e3", "d3", "save", 2, "e4")],
+    [_task("d2-1", board(8, 7, "f3 f4", start="cross"), "e3", "d3", "save", 2, "e4")],
 )
 
 # 3. Eight directions: diagonal links close rings too, and cross the enemy's.
@@ -136,14 +136,14 @@ D3 = _lesson(
 )
 
 # 4. What is captured is dead: no dot goes there, and a captured dot builds no ring.
-DEAD = "c4 a7 a6 d5 e4 f5 g4", "b4 c5 c3 d4 f4 i1 i2"
+DEAD = "c4 a7 a6 d5 e4 f5 g4", "b4 c5 c3 d4 f4 h1 h2"
 D4 = _lesson(
     "d4",
     [
-        (_pos(9, 7, "c4 a7 a6 i7", "b4 c5 c3 d4"), "c4"),
-        (_pos(9, 7, *DEAD), "c4 d4"),
+        (_pos(8, 7, "c4 a7 a6 h7", "b4 c5 c3 d4"), "c4"),
+        (_pos(8, 7, *DEAD), "c4 d4"),
     ],
-    [_task("d4-1", _pos(9, 7, *DEAD), "f3", "d3", "capture", 1)],
+    [_task("d4-1", _pos(8, 7, *DEAD), "f3", "d3", "capture", 1)],
 )
 
 # 5. The empty ring and the intruder (and the intruder that closes its own ring first).
@@ -195,21 +195,21 @@ D8 = _lesson(
 
 # 9. Variants: grounding ends the game on your turn; territory counts the points inside.
 TERRITORY = (
-    "b4 c5 d5 e5 f4 e3 d3 g4 h5 i5 j4 i3",
-    "d4 h4 i4 a1 c1 e1 g1 k1 a7 c7 e7 g7",
+    "a6 b7 c7 d7 e6 d5 b5 f4 g3 g2 f1 e3",  # round b6 c6 d6 but for c5; round f3 f2 but e2
+    "c6 f3 f2 a1 b1 c1 a2 a3 h7 h6 h5 h1",
 )
 D9 = _lesson(
     "d9",
     [
         (_pos(7, 7, "b2 b1 e4 e5 a6", "c4 d5 f6 g2 g3", grounding=True), "e4 e5"),
-        (_pos(11, 7, TERRITORY[0] + " c3", TERRITORY[1], scoring="territory"), "c3"),
+        (_pos(8, 7, TERRITORY[0] + " c5", TERRITORY[1], scoring="territory"), "c5"),
     ],
     [
         _task(
             "d9-1",
-            _pos(11, 7, *TERRITORY, scoring="territory"),
-            "c3",
-            "h3",
+            _pos(8, 7, *TERRITORY, scoring="territory"),
+            "c5",
+            "e2",
             "capture",
             1,
             "",
@@ -234,21 +234,21 @@ DOUBLE = "c4 d5 f5 g4 e6", "d4 f4 b6 h6 a2"
 D11 = _lesson(
     "d11",
     [
-        (_pos(9, 7, *DOUBLE), "d4 f4"),
-        (board(9, 7, alternate(*DOUBLE) + " e4 d3"), "e4 d3 f3"),
+        (_pos(8, 7, *DOUBLE), "d4 f4"),
+        (board(8, 7, alternate(*DOUBLE) + " e4 d3"), "e4 d3 f3"),
     ],
-    [_task("d11-1", _pos(9, 7, *DOUBLE), "e4", "d3", "capture", 2, "d4 f4")],
+    [_task("d11-1", _pos(8, 7, *DOUBLE), "e4", "d3", "capture", 2, "d4 f4")],
 )
 
 # 12. Cutting a wall: the dot in the gap holds only when it is joined to the outside.
-WALL = "d4 e4 e6 a8 h8 a1 h1 c8", "c5 d5 f5 g4 f3 e3 d3 c4"
+WALL = "d4 e4 e6 a7 h7 a1 h1 c7", "c5 d5 f5 g4 f3 e3 d3 c4"
 D12 = _lesson(
     "d12",
     [
-        (_pos(8, 8, *WALL), "e5"),
-        (board(8, 8, alternate(*WALL) + " e5"), "e5 e6"),
+        (_pos(8, 7, *WALL), "e5"),
+        (board(8, 7, alternate(*WALL) + " e5"), "e5 e6"),
     ],
-    [_task("d12-1", _pos(8, 8, *WALL), "e5", "f4", "save", 2, "d4 e4")],
+    [_task("d12-1", _pos(8, 7, *WALL), "e5", "f4", "save", 2, "d4 e4")],
 )
 
 LESSONS: tuple[Lesson, ...] = (D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12)

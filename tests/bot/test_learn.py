@@ -75,10 +75,14 @@ async def test_a_boxes_lesson_with_a_wrong_answer_a_hint_and_the_right_one(
     picker = await alice.private.last_with_buttons()
     games = [plain(lang, Text(f"game.{g}")) for g in ("dots", "boxes", "sprouts")]
     assert [len(row) for row in picker.buttons] == [1, 1, 1]
-    assert plain(lang, Text("learn.pick.soon", game=Text("game.dots"))) == picker.buttons[0][0].text
-    await alice.press(picker.buttons[0][0].text, picker)  # Точки: no course yet
+    assert (
+        plain(lang, Text("learn.pick.soon", game=Text("game.sprouts"))) == picker.buttons[2][0].text
+    )
+    await alice.press(picker.buttons[2][0].text, picker)  # Рассада: no course yet
     soon = await now(alice, picker)
-    assert plain(lang, Text("learn.none", game=Text("game.dots"))) in soon.body.replace("<b>", "")
+    assert plain(lang, Text("learn.none", game=Text("game.sprouts"))) in soon.body.replace(
+        "<b>", ""
+    )
     await alice.press(plain(lang, "learn.btn.games"), soon)
     await alice.press(plain(lang, Text("learn.pick", game=Text("game.boxes"))), picker)
     listing = await now(alice, picker)

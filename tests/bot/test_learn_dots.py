@@ -1,0 +1,127 @@
+"""A Точки lesson through the playground, as a person sees it, in en and ru: the course in
+the picker and its list, lesson 11's two pages with their pictures (the marked points
+ringed), its task on the real Точки keyboard — the tempting wrong move with its reason, a
+move the task names no reason for (the search's own verdict), the hint, the right move —
+and the lesson ✓ in the list."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from PIL import Image
+
+import engine.lessons
+from bot.i18n import Text, t
+from engine.lessons import Lesson, Task
+from playground.client import MessageView, Popup, UserHandle
+from tests.fixtures.playground import ScenarioClient
+
+
+def _lesson(lesson_id: str) -> Lesson:
+    found = engine.lessons.lesson(lesson_id)
+    assert found is not None
+    return found
+
+
+def code(task: Task, notation: str) -> str:
+    m = task.start().parse_move(notation)
+    return f"{m.x}.{m.y}"
+
+
+def attempt_of(board: MessageView) -> int:
+    return next(
+        int(b.callback_data.split(":")[2])
+        for row in board.buttons
+        for b in row
+        if b.callback_data and b.callback_data.split(":")[0] in ("yz", "yh")
+    )
+
+
+async def play(user: UserHandle, board: MessageView, task: Task, notation: str) -> Popup:
+    """Tap the point's own button on the task's keyboard (its text is the point's name)."""
+    want = f"yz:{task.id}:{attempt_of(board)}:{code(task, notation)}"
+    for row in board.buttons:
+        for b in row:
+            if b.callback_data == want:
+                assert b.text == notation
+                popup = await user.press_button(b.row, b.col, board)
+                assert popup is not None
+                return popup
+    raise AssertionError(f"no button {want} on {board.button_texts}")
+
+
+async def now(user: UserHandle, message: MessageView) -> MessageView:
+    return next(m for m in await user.private.messages() if m.message_id == message.message_id)
+
+
+async def png_of(user: UserHandle, message: MessageView) -> Image.Image:
+    image = Image.open(io.BytesIO(await user.private.photo(message)))
+    image.load()
+    return image
+
+
+def said(lang: str, key: str | Text) -> str:
+    """A catalog text as a caption shows it (the bold is an entity, not tags)."""
+    return re.sub(r"</?b>", "", t(lang, key))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_dots_lesson_with_a_wrong_answer_a_hint_and_the_right_one(
+    pg: ScenarioClient, lang: str
+) -> None:
+    await pg.set_limits(enabled=False)
+    lesson = _lesson("d11")
+    (task,) = lesson.tasks
+    course = engine.lessons.course("dots")
+    alice = await pg.user("alice", lang=lang)
+    await alice.send("/learn")
+    picker = await alice.private.last_with_buttons()
+    assert picker.buttons[0][0].text == t(lang, Text("learn.pick", game=Text("game.dots")))
+    await alice.press(picker.buttons[0][0].text, picker)
+    listing = await now(alice, picker)
+    titles = [b.text for row in listing.buttons[:-1] for b in row]
+    assert len(titles) == len(course) >= 10
+    n = course.index(lesson)
+    assert titles[n] == t(lang, Text("learn.item", n=n + 1, title=Text(lesson.title)))
+
+    await alice.press(titles[n], listing)
+    page = await alice.private.last_with_buttons()
+    assert said(lang, lesson.pages[0].text) in (page.caption or "")
+    image = await png_of(alice, page)
+    assert image.width <= 1280 and image.height > 300
+    await alice.press(t(lang, "learn.btn.next"), page)
+    page2 = await now(alice, page)
+    assert said(lang, lesson.pages[1].text) in (page2.caption or "")
+    assert await alice.private.photo(page2) != await alice.private.photo(page)
+    await alice.press(t(lang, "learn.btn.task"), page2)
+
+    board = await now(alice, page2)
+    assert said(lang, task.goal) in (board.caption or "")
+    before = await alice.private.photo(board)
+    # The tempting wrong move: its own reason, and the board is as it was.
+    popup = await play(alice, board, task, task.wrong[0].move)
+    assert popup.text == t(lang, "learn.popup.wrong")
+    board = await now(alice, board)
+    caption = board.caption or ""
+    assert said(lang, task.wrong[0].reason) in caption and t(lang, "learn.retry") in caption
+    assert await alice.private.photo(board) == before
+    # A move the task names no reason for: the search's verdict in words.
+    popup = await play(alice, board, task, "a7")
+    assert popup.text == t(lang, "learn.popup.wrong")
+    board = await now(alice, board)
+    missed = said(lang, Text("learn.wrong.dots", got=Text("learn.dots.missed")))
+    assert missed in (board.caption or "")
+    hint = await alice.press(t(lang, "learn.btn.hint"), board)
+    assert hint is not None and hint.show_alert and hint.text == t(lang, task.hint)
+    popup = await play(alice, board, task, task.answers[0])
+    assert popup.text == t(lang, "learn.popup.right")
+    done = await now(alice, board)
+    assert said(lang, task.right) in (done.caption or "")
+    title = t(lang, lesson.title)
+    assert said(lang, Text("learn.done", title=title)) in (done.caption or "")
+    await alice.press(t(lang, "learn.btn.lessons"), done)
+    after = await alice.private.last_with_buttons()
+    marked = [b.text for row in after.buttons for b in row if b.text.startswith("✓")]
+    assert marked == [t(lang, Text("learn.item.done", n=n + 1, title=Text(lesson.title)))]
