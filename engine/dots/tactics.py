@@ -155,7 +155,7 @@ def _forced(
         undo_to(st, tr, mark)
         if not ok:
             return False
-    return pts.shape[0] > 0  # no reply at all: the board is full and the goal not reached
+    return bool(pts.shape[0] > 0)  # no reply at all: the board is full and the goal not reached
 
 
 def forced(game: Game, threat: Threat, after: Move | None = None, *, cut: bool = True) -> bool:
