@@ -12,43 +12,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.lessons.model import Lesson, Page, Task
+from engine.lessons.model import Lesson, Task, keyed_lesson, keyed_task
 from engine.lessons.model import boxes_endgame as endgame
 from engine.lessons.model import boxes_position as board
-from engine.lessons.model import task as make_task
 
 Position = dict[str, Any]
 
 
 def _lesson(id: str, pages: Sequence[tuple[Position, str]], tasks: Sequence[Task]) -> Lesson:
-    """A lesson whose texts are named by its id: page n's words are ``learn.boxes.<id>.p<n>``,
-    its marks the lines given (space-separated)."""
-    return Lesson(
-        id=id,
-        game="boxes",
-        title=f"learn.boxes.{id}.title",
-        pages=tuple(
-            Page(f"learn.boxes.{id}.p{n}", pos, tuple(marks.split()))
-            for n, (pos, marks) in enumerate(pages, 1)
-        ),
-        tasks=tuple(tasks),
-    )
+    """A lesson whose texts are ``learn.boxes.<id>.*``, its pages' marks the lines given."""
+    return keyed_lesson("boxes", id, pages, tasks)
 
 
 def _task(id: str, position: Position, answers: str, wrong: str) -> Task:
-    """Task ``<lesson>-<n>``: its texts ``learn.boxes.<lesson>.<n>.*``; ``answers`` and
-    ``wrong`` lines separated by spaces, wrong move k's reason ``.w<k>``."""
-    lesson, n = id.split("-")
-    key = f"learn.boxes.{lesson}.{n}"
-    return make_task(
-        id,
-        position,
-        goal=f"{key}.goal",
-        hint=f"{key}.hint",
-        answers=answers.split(),
-        wrong=[(m, f"{key}.w{k}") for k, m in enumerate(wrong.split(), 1)],
-        right=f"{key}.right",
-    )
+    """Task ``<lesson>-<n>``, its texts ``learn.boxes.<lesson>.<n>.*``."""
+    return keyed_task("boxes", id, position, answers, wrong)
 
 
 # 1. Drawing: a line between neighbouring dots; the fourth side of a box takes it.

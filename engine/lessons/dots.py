@@ -17,9 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.lessons.dots_proofs import Kind, Proof, analysis, verdict
-from engine.lessons.model import Lesson, Page, Task, alternate
+from engine.lessons.model import Lesson, Task, alternate, keyed_lesson, keyed_task
 from engine.lessons.model import dots_position as board
-from engine.lessons.model import task as make_task
 from engine.puzzles import Analysis, Verdict
 
 Position = dict[str, Any]
@@ -28,18 +27,8 @@ PROOFS: dict[str, Proof] = {}  # each task's question, by task id
 
 
 def _lesson(id: str, pages: Sequence[tuple[Position, str]], tasks: Sequence[Task]) -> Lesson:
-    """A lesson whose texts are named by its id: page n's words are ``learn.dots.<id>.p<n>``,
-    its marks the points given (space-separated)."""
-    return Lesson(
-        id=id,
-        game="dots",
-        title=f"learn.dots.{id}.title",
-        pages=tuple(
-            Page(f"learn.dots.{id}.p{n}", pos, tuple(marks.split()))
-            for n, (pos, marks) in enumerate(pages, 1)
-        ),
-        tasks=tuple(tasks),
-    )
+    """A lesson whose texts are ``learn.dots.<id>.*``, its pages' marks the points given."""
+    return keyed_lesson("dots", id, pages, tasks)
 
 
 def _task(
@@ -52,22 +41,10 @@ def _task(
     targets: str = "",
     at_least: int = 1,
 ) -> Task:
-    """Task ``<lesson>-<n>`` and its proof (``kind``, ``moves``, ``targets``, ``at_least``:
-    see :class:`Proof`); texts ``learn.dots.<lesson>.<n>.*``, wrong move k's reason
-    ``.w<k>``."""
-    lesson, n = id.split("-")
-    key = f"learn.dots.{lesson}.{n}"
-    t = make_task(
-        id,
-        position,
-        goal=f"{key}.goal",
-        hint=f"{key}.hint",
-        answers=answers.split(),
-        wrong=[(m, f"{key}.w{k}") for k, m in enumerate(wrong.split(), 1)],
-        right=f"{key}.right",
-    )
+    """Task ``<lesson>-<n>`` (texts ``learn.dots.<lesson>.<n>.*``) and its proof: ``kind``,
+    ``moves``, ``targets`` (space-separated points) and ``at_least``, see :class:`Proof`."""
     PROOFS[id] = Proof(kind, moves, tuple(targets.split()), at_least)
-    return t
+    return keyed_task("dots", id, position, answers, wrong)
 
 
 _JUDGED: dict[tuple[str, str], Verdict | None] = {}

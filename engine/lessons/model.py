@@ -121,6 +121,41 @@ def task(
     )
 
 
+def keyed_lesson(
+    game: str, id: str, pages: Sequence[tuple[dict[str, Any], str]], tasks: Sequence[Task]
+) -> Lesson:
+    """A lesson of ``game`` whose texts are named by its id: its title
+    ``learn.<game>.<id>.title``, page n's words ``learn.<game>.<id>.p<n>`` and its marks the
+    moves given (space-separated)."""
+    return Lesson(
+        id=id,
+        game=game,
+        title=f"learn.{game}.{id}.title",
+        pages=tuple(
+            Page(f"learn.{game}.{id}.p{n}", pos, tuple(marks.split()))
+            for n, (pos, marks) in enumerate(pages, 1)
+        ),
+        tasks=tuple(tasks),
+    )
+
+
+def keyed_task(game: str, id: str, position: dict[str, Any], answers: str, wrong: str) -> Task:
+    """Task ``<lesson>-<n>`` of ``game``: its texts ``learn.<game>.<lesson>.<n>.*`` (``goal``,
+    ``hint``, ``right``); ``answers`` and ``wrong`` moves separated by spaces, wrong move k's
+    reason ``.w<k>``."""
+    lesson, n = id.split("-")
+    key = f"learn.{game}.{lesson}.{n}"
+    return task(
+        id,
+        position,
+        goal=f"{key}.goal",
+        hint=f"{key}.hint",
+        answers=answers.split(),
+        wrong=[(m, f"{key}.w{k}") for k, m in enumerate(wrong.split(), 1)],
+        right=f"{key}.right",
+    )
+
+
 def boxes_position(
     rows: int, cols: int, moves: str = "", *, border: bool = False
 ) -> dict[str, Any]:

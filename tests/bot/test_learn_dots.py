@@ -6,60 +6,27 @@ and the lesson ✓ in the list."""
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
-from PIL import Image
 
 import engine.lessons
 from bot.i18n import Text, t
-from engine.lessons import Lesson, Task
+from engine.lessons import Task
 from playground.client import MessageView, Popup, UserHandle
+from tests.bot.test_learn import _lesson, attempt_of, now, png_of
 from tests.fixtures.playground import ScenarioClient
 
 
-def _lesson(lesson_id: str) -> Lesson:
-    found = engine.lessons.lesson(lesson_id)
-    assert found is not None
-    return found
-
-
-def code(task: Task, notation: str) -> str:
-    m = task.start().parse_move(notation)
-    return f"{m.x}.{m.y}"
-
-
-def attempt_of(board: MessageView) -> int:
-    return next(
-        int(b.callback_data.split(":")[2])
-        for row in board.buttons
-        for b in row
-        if b.callback_data and b.callback_data.split(":")[0] in ("yz", "yh")
-    )
-
-
 async def play(user: UserHandle, board: MessageView, task: Task, notation: str) -> Popup:
-    """Tap the point's own button on the task's keyboard (its text is the point's name)."""
-    want = f"yz:{task.id}:{attempt_of(board)}:{code(task, notation)}"
-    for row in board.buttons:
-        for b in row:
-            if b.callback_data == want:
-                assert b.text == notation
-                popup = await user.press_button(b.row, b.col, board)
-                assert popup is not None
-                return popup
-    raise AssertionError(f"no button {want} on {board.button_texts}")
-
-
-async def now(user: UserHandle, message: MessageView) -> MessageView:
-    return next(m for m in await user.private.messages() if m.message_id == message.message_id)
-
-
-async def png_of(user: UserHandle, message: MessageView) -> Image.Image:
-    image = Image.open(io.BytesIO(await user.private.photo(message)))
-    image.load()
-    return image
+    """Tap the point on the task's keyboard: its button is labelled with its name and
+    carries the task and the attempt."""
+    button = board.find_button(notation)
+    assert button.callback_data is not None
+    assert button.callback_data.startswith(f"yz:{task.id}:{attempt_of(board)}:")
+    popup = await user.press(notation, board)
+    assert popup is not None
+    return popup
 
 
 def said(lang: str, key: str | Text) -> str:
