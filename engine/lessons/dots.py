@@ -185,7 +185,7 @@ D9 = _lesson(
         _task(
             "d9-1",
             _pos(8, 7, *TERRITORY, scoring="territory"),
-            "c5",
+            "c5 c4",
             "e2",
             "capture",
             1,

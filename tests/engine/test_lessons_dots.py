@@ -154,3 +154,40 @@ def test_alternate_writes_each_sides_dots_in_turn() -> None:
     assert alternate("a1", "a2") == "a1 a2"
     with pytest.raises(ValueError):
         alternate("a1", "a2 b2")
+
+
+# What each tempting move's reason says happens next: (task, the replies after the wrong
+# move, the dots then captured, the scores then).
+REASONS = [
+    ("d2-1", "e3", "e4", None),  # Blue e3: e5-f4-e3-d4 closes round e4
+    ("d7-1", "d1", "d2", None),  # Orange d1 on the edge closes c2-d3-e2-d1
+    ("d12-1", "e5", "d4 e4 f4", None),  # Blue closes the gap: all three inside
+    ("d9-1", "", "f3 f2", (2, 0)),  # two dots, two points of territory
+    ("d4-1", "", "", (0, 1)),  # the ring through dead c4 takes nothing
+    ("d5-1", "", "", (0, 0)),  # e6 closes no ring
+    ("d1-1", "", "", (0, 0)),  # e3 closes no ring
+    ("d3-1", "", "", (0, 0)),  # c3 closes no ring
+]
+
+
+@pytest.mark.parametrize(("task_id", "replies", "lost", "scores"), REASONS)
+def test_the_reasons_say_what_happens(
+    task_id: str, replies: str, lost: str, scores: tuple[int, int] | None
+) -> None:
+    t = _task(task_id)
+    g = _after(cast(Game, t.start()), t.wrong[0].move, *replies.split())
+    if lost:
+        assert _captured(g, *lost.split())
+    if scores is not None:
+        assert g.scores == scores
+
+
+def test_the_chains_that_escape_are_safe_for_good() -> None:
+    """d10: after d2 Blue steps to c1 and the chain is grounded; d11: after d3 Blue's e4
+    joins d4 and f4, and Orange then has no capture of them in one move."""
+    t = _task("d10-1")
+    g = _after(cast(Game, t.start()), "d2", "c1")
+    assert set(_at(g, "b2", "c2", "c1")) <= g.grounded(1)
+    t = _task("d11-1")
+    g = _after(cast(Game, t.start()), "d3", "e4")
+    assert not forced(g, Threat(0, 1, tuple(g.parse_move(p) for p in ("d4", "f4"))))
