@@ -76,9 +76,9 @@ D1 = _lesson(
     [
         (board(7, 7), ""),
         (board(7, 7, "d4 e4 c3 d3"), "d4 e4 c3 d3"),
-        (_pos(7, 7, RING + " d3", "d4 f6 b2"), "d3"),
+        (_pos(7, 7, RING + " d3", "f6 b2 d4"), "d3"),
     ],
-    [_task("d1-1", _pos(7, 7, RING, "d4 f6 b2"), "d3", "e3", "capture", 1, "d4")],
+    [_task("d1-1", _pos(7, 7, RING, "f6 b2 d4"), "d3", "e3", "capture", 1, "d4")],
 )
 
 # 2. The first moves in the centre: the tournament zone, the modern cross.
@@ -101,7 +101,7 @@ D3 = _lesson(
     [
         _task(
             "d3-1",
-            _pos(7, 7, "c4 d5 e5 f4 e3", "d4 e4 a1 g7 a7"),
+            _pos(7, 7, "c4 d5 e5 f4 e3", "a1 g7 a7 d4 e4"),
             "d3",
             "c3",
             "capture",
@@ -113,7 +113,7 @@ D3 = _lesson(
 )
 
 # 4. What is captured is dead: no dot goes there, and a captured dot builds no ring.
-DEAD = "c4 a7 a6 d5 e4 f5 g4", "b4 c5 c3 d4 f4 h1 h2"
+DEAD = "c4 a7 a6 d5 e4 f5 g4", "b4 c5 c3 d4 h1 h2 f4"
 D4 = _lesson(
     "d4",
     [
@@ -154,9 +154,9 @@ D7 = _lesson(
     "d7",
     [
         (_pos(7, 7, "c2 d2 e2 a6", "c1 d1 e1 f6"), "c1 d1 e1"),
-        (_pos(7, 7, "c2 e2 d3 a6", "d2 f6 b5"), "d1"),
+        (_pos(7, 7, "c2 e2 d3 a6", "f6 b5 d2"), "d1"),
     ],
-    [_task("d7-1", _pos(7, 7, "c2 e2 d3 a6", "d2 f6 b5"), "d1", "c1", "save", 2, "d2")],
+    [_task("d7-1", _pos(7, 7, "c2 e2 d3 a6", "f6 b5 d2"), "d1", "c1", "save", 2, "d2")],
 )
 
 # 8. STOP and the solo three minutes: secure your dots (reach the edge) before you stop.
@@ -173,7 +173,7 @@ D8 = _lesson(
 # 9. Variants: grounding ends the game on your turn; territory counts the points inside.
 TERRITORY = (
     "a6 b7 c7 d7 e6 d5 b5 f4 g3 g2 f1 e3",  # round b6 c6 d6 but for c5; round f3 f2 but e2
-    "c6 f3 f2 a1 b1 c1 a2 a3 h7 h6 h5 h1",
+    "a1 b1 c1 a2 a3 h7 h6 h5 h1 c6 f3 f2",
 )
 D9 = _lesson(
     "d9",
@@ -196,7 +196,7 @@ D9 = _lesson(
 )
 
 # 10. The ladder along the edge: each edge dot threatens, the chain runs into the stopper.
-LADDER = "a3 b3 c3 d3 e3 f3 g3 a2 b1 f2", "b2 c2 a5 b5 c5 d5 f5 g5 h5 h4"
+LADDER = "a3 b3 c3 d3 e3 f3 g3 a2 b1 f2", "a5 b5 c5 d5 f5 g5 h5 h4 b2 c2"
 D10 = _lesson(
     "d10",
     [
@@ -207,7 +207,7 @@ D10 = _lesson(
 )
 
 # 11. The double threat: one dot, two rings to close; the defence covers one.
-DOUBLE = "c4 d5 f5 g4 e6", "d4 f4 b6 h6 a2"
+DOUBLE = "c4 d5 f5 g4 e6", "b6 h6 a2 d4 f4"
 D11 = _lesson(
     "d11",
     [
