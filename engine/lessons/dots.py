@@ -47,16 +47,19 @@ def _task(
     return keyed_task("dots", id, position, answers, wrong)
 
 
-_JUDGED: dict[tuple[str, str], Verdict | None] = {}
+_JUDGED: dict[tuple[str, str], Verdict] = {}
 
 
 def judge(task: Task, move: str) -> Verdict | None:
     """The search's verdict on ``move`` in a Точки task (None: not a legal move); once per
-    task, move and process, as a task is tried again and again."""
+    task, legal move and process, as a task is tried again and again."""
     key = (task.id, move)
-    if key not in _JUDGED:
-        _JUDGED[key] = verdict(task, PROOFS[task.id], move)
-    return _JUDGED[key]
+    found = _JUDGED.get(key)
+    if found is None:
+        found = verdict(task, PROOFS[task.id], move)
+        if found is not None:
+            _JUDGED[key] = found
+    return found
 
 
 def analyse(task: Task) -> Analysis:
