@@ -8,7 +8,7 @@ import functools
 import json
 import random
 from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 from redis import exceptions as rx
 from redis.asyncio import Redis
@@ -20,6 +20,7 @@ from storage.keys import Keys
 
 P = ParamSpec("P")
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def text(value: bytes | str) -> str:
@@ -115,3 +116,25 @@ class Part:
         self._keys = keys
         self._config = config
         self._clock = clock
+
+    async def _rewrite(
+        self,
+        key: str,
+        name: str,
+        parse: Callable[[str, bytes | None], R],
+        to_json: Callable[[R], Any],
+        fn: Callable[[R], R],
+    ) -> R:
+        """Read one hash field's record, change it with ``fn`` and write it back, retried
+        while someone else writes the key meanwhile (``fn`` may raise to write nothing)."""
+
+        async def body(pipe: Pipeline) -> R:
+            new = fn(parse(key, cast("bytes | None", await pipe.hget(key, name))))
+            start_writes(pipe)
+            pipe.hset(key, name, dumps(to_json(new)))
+            await pipe.execute()
+            return new
+
+        return await watched(
+            self._r, [key], body, attempts=self._config.max_attempts, what=f"{name} of {key}"
+        )

@@ -13,9 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from redis.asyncio.client import Pipeline
-
-from storage._base import Part, dumps, guarded, load_object, start_writes, watched
+from storage._base import Part, guarded, load_object
 from storage.errors import CorruptRecord, UnknownVersion
 from storage.keys import check_match_id, check_name
 
@@ -98,17 +96,8 @@ class Lessons(Part):
     async def _change(
         self, user_id: int, game: str, fn: Callable[[LessonState], LessonState]
     ) -> LessonState:
-        key, name = self._keys.user(user_id), _field(game)
-
-        async def body(pipe: Pipeline) -> LessonState:
-            new = fn(_parse(key, cast("bytes | None", await pipe.hget(key, name))))
-            start_writes(pipe)
-            pipe.hset(key, name, dumps(new.to_json()))
-            await pipe.execute()
-            return new
-
-        return await watched(
-            self._r, [key], body, attempts=self._config.max_attempts, what=f"lessons of {key}"
+        return await self._rewrite(
+            self._keys.user(user_id), _field(game), _parse, LessonState.to_json, fn
         )
 
     @guarded

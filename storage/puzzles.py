@@ -141,17 +141,8 @@ class Puzzles(Part):
     async def _change(
         self, user_id: int, game: str, fn: Callable[[PuzzleState], PuzzleState]
     ) -> PuzzleState:
-        key, name = self._keys.user(user_id), _field(game)
-
-        async def body(pipe: Pipeline) -> PuzzleState:
-            new = fn(_parse_state(key, cast("bytes | None", await pipe.hget(key, name))))
-            start_writes(pipe)
-            pipe.hset(key, name, dumps(new.to_json()))
-            await pipe.execute()
-            return new
-
-        return await watched(
-            self._r, [key], body, attempts=self._config.max_attempts, what=f"puzzles of {key}"
+        return await self._rewrite(
+            self._keys.user(user_id), _field(game), _parse_state, PuzzleState.to_json, fn
         )
 
     @guarded

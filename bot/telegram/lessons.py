@@ -78,6 +78,17 @@ async def tap(update: Update, context: Context, tap: Tap, langs: Langs) -> None:
         await board.popup(query, langs.own, r.text)
 
 
+async def in_hand(svc: Services, user: int) -> Task | None:
+    """The lesson task the person is solving now, if any (a typed move is pointed to its
+    board)."""
+    for game in engine.lessons.COURSES:
+        state = await svc.store.lessons.state(user, game)
+        found = None if state.task is None or state.finished else engine.lessons.task(state.task)
+        if found is not None:
+            return found[0].tasks[found[1]]
+    return None
+
+
 def _lesson(lesson_id: str) -> Lesson:
     found = engine.lessons.lesson(lesson_id)
     if found is None:

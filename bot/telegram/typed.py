@@ -11,7 +11,7 @@ from bot.i18n import t
 from bot.match import typed
 from bot.match.actions import Play
 from bot.match.model import Match
-from bot.telegram import act, puzzles, stored
+from bot.telegram import act, lessons, puzzles, stored
 from bot.telegram.common import Context, actor_of, language, reply, svc_of
 from bot.telegram.keyboards import markup
 from bot.telegram.services import Services
@@ -70,6 +70,10 @@ async def _to_the_game_it_fits(
         puzzle = await puzzles.in_hand(svc, user.id) if message.chat.id == user.id else None
         if puzzle is not None:  # a puzzle is answered on its board, never typed
             await reply(message, t(lang, "puzzle.typed", id=puzzle.id))
+            return
+        task = await lessons.in_hand(svc, user.id) if message.chat.id == user.id else None
+        if task is not None:  # so is a lesson's task
+            await reply(message, t(lang, "learn.typed"))
             return
         await reply(message, t(lang, "move.none_here"))
         return

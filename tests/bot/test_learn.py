@@ -13,8 +13,12 @@ from PIL import Image
 
 import engine.lessons
 from bot.i18n import Text, t
+from bot.match import lesson as flow
+from bot.match import puzzle as posed
+from bot.telegram.lessons import page_png
 from engine.lessons import Lesson, Task
 from playground.client import MessageView, Popup, UserHandle
+from tests.bot.test_puzzles import board_now as now
 from tests.fixtures.playground import ScenarioClient
 
 
@@ -47,10 +51,6 @@ async def play(user: UserHandle, board: MessageView, task: Task, notation: str) 
                 assert popup is not None
                 return popup
     raise AssertionError(f"no button {want} on {board.button_texts}")
-
-
-async def now(user: UserHandle, message: MessageView) -> MessageView:
-    return next(m for m in await user.private.messages() if m.message_id == message.message_id)
 
 
 async def png_of(user: UserHandle, message: MessageView) -> Image.Image:
@@ -105,6 +105,9 @@ async def test_a_boxes_lesson_with_a_wrong_answer_a_hint_and_the_right_one(
 
     board = await now(alice, page2)
     assert plain(lang, first.goal) in (board.caption or "")
+    await alice.send(first.answers[0])  # typed, not tapped: pointed to the board
+    assert (await alice.private.last_message()).body == plain(lang, "learn.typed")
+    assert (await now(alice, board)).caption == board.caption
     popup = await play(alice, board, first, first.wrong[0].move)
     assert popup.text == plain(lang, "learn.popup.wrong")
     board = await now(alice, board)
@@ -197,3 +200,46 @@ async def test_learn_in_a_group_points_to_the_private_chat(pg: ScenarioClient) -
     await carol.send("/learn", group)
     said = await group.last_message()
     assert said.body == plain("en", "learn.private") and not said.buttons
+    commands = {c["command"]: c["description"] for c in await carol.private.commands(carol)}
+    assert commands.get("learn") == plain("en", "cmd.learn")
+    await carol.send("/help")
+    assert "/learn" in (await carol.private.last_message()).body
+
+
+def test_every_course_text_is_in_both_catalogs() -> None:
+    """Each key a course names (titles, pages, goals, hints, reasons, right answers) has its
+    own words in en and ru: a missing one would show the key itself."""
+    keys = set()
+    for lessons in engine.lessons.COURSES.values():
+        for x in lessons:
+            keys |= {x.title, *(p.text for p in x.pages)}
+            for task in x.tasks:
+                keys |= {task.goal, task.hint, task.right, *(w.reason for w in task.wrong)}
+    keys.discard("")
+    for lang in ("en", "ru"):
+        missing = sorted(k for k in keys if t(lang, k) == k)
+        assert not missing, (lang, missing)
+    assert t("ru", "learn.boxes.b1.title") != t("en", "learn.boxes.b1.title")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_every_page_picture_draws_at_phone_size(lang: str) -> None:
+    for x in engine.lessons.course("boxes"):
+        for n in range(len(x.pages)):
+            image = Image.open(io.BytesIO(await page_png(x, n, lang)))
+            image.load()
+            assert image.format == "PNG" and 300 < image.width <= 1280, (x.id, n)
+            assert image.height > image.width / 2, (x.id, n)
+
+
+def test_every_task_answer_and_trap_has_its_button() -> None:
+    """Each task's board offers its answers and its tempting moves as buttons (a board too big
+    for one button per line would need a box first)."""
+    for x in engine.lessons.course("boxes"):
+        for task in x.tasks:
+            match = posed.stand_in(task, 7, "Ann", "Opponent", "en")
+            keyboard = flow.task_keyboard(match, x, 3)
+            datas = {b.data for row in keyboard for b in row}
+            for m in [*task.answers, *(w.move for w in task.wrong)]:
+                assert f"yz:{task.id}:3:{code(task, m)}" in datas, (task.id, m)
+            assert all(len(d.encode()) <= 64 for d in datas)

@@ -15,6 +15,11 @@ from engine.boxes import Game
 from engine.boxes.ai import Position
 from engine.lessons import COURSES, Task, course, judge
 from engine.lessons.judges import analysis
+from engine.lessons.model import sprouts_position
+from engine.lessons.model import task as make_task
+from engine.sprouts import Game as SproutsGame
+from engine.sprouts.moves import Move as SproutsMove
+from engine.sprouts.solver import outcome
 
 TASKS = [t for lessons in COURSES.values() for x in lessons for t in x.tasks]
 ID = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
@@ -85,7 +90,43 @@ def test_the_long_chain_task_is_the_rule_at_work() -> None:
     assert isinstance(game, Game) and game.turn == 1 and (game.rows + 1) * (game.cols + 1) == 16
     pos = Position(game)
     assert not pos.wants_even_chains()
+    for m in ("c3-c4", "c4-d4"):  # the two safe lines of the task's words, and no others
+        assert pos.safe_lines().count(game.line_number(game.parse_move(m))) == 1
+    assert len(pos.safe_lines()) == 2
+    answered = game.copy()
+    answered.play(answered.parse_move("c3-c4"))
+    assert Position(answered).safe_lines() == []  # "no safe line is left"
     after = {
         m: pos.long_chains_after(game.line_number(game.parse_move(m))) for m in ("c3-c4", "c4-d4")
     }
     assert after == {"c3-c4": 1, "c4-d4": 2}
+
+
+def test_a_sprouts_task_is_judged_by_the_solver() -> None:
+    """The Рассада judge, before a Рассада course ships: on the 3-spot start (a first-player
+    win) exactly the moves whose child the solver loses for the opponent are right."""
+    position = sprouts_position(3)
+    game = SproutsGame.from_json(position)
+    winning = {game.format_move(m) for m in game.legal_moves() if _wins(game, m)}
+    losing = {game.format_move(m) for m in game.legal_moves()} - winning
+    assert winning and losing
+    t = make_task(
+        "s-test",
+        position,
+        goal="g",
+        hint="h",
+        answers=sorted(winning)[:1],
+        wrong=[(min(losing), "w")],
+    )
+    assert t.game == "sprouts" and t.turn == 0
+    for m in winning:
+        verdict = judge(t, m)
+        assert verdict is not None and verdict.solved and verdict.got == 1
+    for m in losing:
+        verdict = judge(t, m)
+        assert verdict is not None and not verdict.solved and verdict.got == -1
+
+
+def _wins(game: SproutsGame, move: SproutsMove) -> bool:
+    child = game.position.play(game.describe(move).pmove)
+    return not outcome(child, game.misere)

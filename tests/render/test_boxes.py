@@ -92,20 +92,36 @@ def test_every_line_of_the_last_turn_is_highlighted() -> None:
             break
     else:
         raise AssertionError("no random game with a two-line turn")
-    lay = boxes.layout(g, {})
-    img = decode(render.board_png(g, {}))
-    plain = decode(render.board_png(g, {"last": False}))
-    halo = boxes.HALO
+    assert _haloed(g, {}) == set(g.last_turn)
+    assert _haloed(g, {"last": False}) == set()
+
+
+def _haloed(g: Any, view: View) -> set[Any]:
+    """The lines drawn with the halo (looked for just beside each line, where the halo is
+    wider than the line)."""
+    lay = boxes.layout(g, view)
+    img = decode(render.board_png(g, view))
     width = lay.line_width
     highlighted = set()
     for m in g.all_lines():
         (x0, y0), (x1, y1) = boxes.line_ends(lay, m)
         mx, my = x0 + (x1 - x0) / 3, y0 + (y1 - y0) / 3
         side = (0, 1.1 * width) if m.orient == "h" else (1.1 * width, 0)
-        if at(img, mx + side[0], my + side[1]) == halo:
+        if at(img, mx + side[0], my + side[1]) == boxes.HALO:
             highlighted.add(m)
-        assert at(plain, mx + side[0], my + side[1]) != halo
-    assert highlighted == set(g.last_turn)
+    return highlighted
+
+
+def test_marks_replace_the_last_turn_and_may_be_free_lines() -> None:
+    """A lesson page marks the lines it is about, drawn or not; a name that is no line of
+    the board is left out."""
+    g = engine.new("boxes", rows=2, cols=3)
+    for m in ("a3-b3", "a2-b2", "c1-c2"):
+        g.play(g.parse_move(m))
+    marks = ["a2-a3", "a3-b3", "zz", "a1-c1"]
+    assert _haloed(g, {"marks": marks}) == {g.parse_move("a2-a3"), g.parse_move("a3-b3")}
+    assert _haloed(g, {"marks": []}) == set()
+    assert _haloed(g, {}) == set(g.last_turn)
 
 
 def test_labels_show_the_free_lines() -> None:
