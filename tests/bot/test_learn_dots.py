@@ -12,10 +12,19 @@ import pytest
 
 import engine.lessons
 from bot.i18n import Text, t
+from bot.match import lesson as flow
+from bot.match import puzzle as posed
 from engine.lessons import Task
 from playground.client import MessageView, Popup, UserHandle
-from tests.bot.test_learn import _lesson, attempt_of, now, png_of
+from tests.bot.test_learn import _lesson, attempt_of, png_of
+from tests.bot.test_puzzles import board_now as now
 from tests.fixtures.playground import ScenarioClient
+
+
+def code(task: Task, notation: str) -> str:
+    """A point's code in a move button: x and y from the top left."""
+    m = task.start().parse_move(notation)
+    return f"{m.x}.{m.y}"
 
 
 async def play(user: UserHandle, board: MessageView, task: Task, notation: str) -> Popup:
@@ -92,3 +101,17 @@ async def test_a_dots_lesson_with_a_wrong_answer_a_hint_and_the_right_one(
     after = await alice.private.last_with_buttons()
     marked = [b.text for row in after.buttons for b in row if b.text.startswith("✓")]
     assert marked == [t(lang, Text("learn.item.done", n=n + 1, title=Text(lesson.title)))]
+
+
+def test_every_dots_task_answer_and_trap_has_its_button() -> None:
+    """Each Точки task's board shows every point at once (one keyboard window, no arrows),
+    its answers and tempting moves among the buttons, named as the point is."""
+    for x in engine.lessons.course("dots"):
+        for task in x.tasks:
+            match = posed.stand_in(task, 7, "Ann", "Opponent", "en")
+            keyboard = flow.task_keyboard(match, x, 3)
+            named = {b.text: b.data for row in keyboard for b in row}
+            for m in [*task.answers, *(w.move for w in task.wrong)]:
+                assert named.get(m) == f"yz:{task.id}:3:{code(task, m)}", (task.id, m)
+            assert all(len(d.encode()) <= 64 for d in named.values())
+            assert "◀" not in named  # no window to move

@@ -12,8 +12,8 @@ import pytest
 
 import engine.lessons
 from bot.i18n import Text, t
-from tests.bot.test_learn import now
 from tests.bot.test_learn_dots import play
+from tests.bot.test_puzzles import board_now as now
 from tests.fixtures.playground import ScenarioClient
 from tests.playground.browser import chromium_missing, keep_screens, phone_chat
 from tests.playground.test_browser import cut_buttons
