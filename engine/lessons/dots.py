@@ -81,7 +81,10 @@ D1 = _lesson(
         (board(7, 7, "d4 e4 c3 d3"), "d4 e4 c3 d3"),
         (_pos(7, 7, RING + " d3", "f6 b2 d4"), "d3"),
     ],
-    [_task("d1-1", _pos(7, 7, RING, "f6 b2 d4"), "d3", "e3", "capture", 1, "d4")],
+    [
+        _task("d1-1", _pos(7, 7, RING, "f6 b2 d4"), "d3", "e3", "capture", 1, "d4"),
+        _task("d1-2", _pos(7, 7, RING + " a7", "f6 b2 d4"), "d3", "c3", "save", 2, "d4"),
+    ],
 )
 
 # 2. The first moves in the centre: the tournament zone, the modern cross.
@@ -159,7 +162,10 @@ D7 = _lesson(
         (_pos(7, 7, "c2 d2 e2 a6", "c1 d1 e1 f6"), "c1 d1 e1"),
         (_pos(7, 7, "c2 e2 d3 a6", "f6 b5 d2"), "d1"),
     ],
-    [_task("d7-1", _pos(7, 7, "c2 e2 d3 a6", "f6 b5 d2"), "d1", "c1", "save", 2, "d2")],
+    [
+        _task("d7-1", _pos(7, 7, "c2 e2 d3 a6", "f6 b5 d2"), "d1", "c1", "save", 2, "d2"),
+        _task("d7-2", _pos(7, 7, "c2 e2 a6 d3", "f6 b5 g7 d2"), "d1", "c1", "capture", 1, "d2"),
+    ],
 )
 
 # 8. STOP and the solo three minutes: secure your dots (reach the edge) before you stop.
