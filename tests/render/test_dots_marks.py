@@ -3,8 +3,8 @@ is, in its place, free points too; a name that is no point of the board is left 
 
 from __future__ import annotations
 
-import engine
 import render
+from engine.dots import Game
 from render import dots
 from render.common import INK
 from render.view import View
@@ -12,7 +12,7 @@ from tests.render.helpers import at, decode
 
 
 def _ringed(view: View) -> set[str]:
-    g = engine.new("dots", width=7, height=7)
+    g = Game(7, 7)
     for m in ("d4", "d5", "c4"):
         g.play(g.parse_move(m))
     lay = dots.layout(g, view)
