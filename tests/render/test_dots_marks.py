@@ -13,8 +13,8 @@ from tests.render.helpers import at, decode
 
 def _ringed(view: View) -> set[str]:
     g = Game(7, 7)
-    for m in ("d4", "d5", "c4"):
-        g.play(g.parse_move(m))
+    for name in ("d4", "d5", "c4"):
+        g.play(g.parse_move(name))
     lay = dots.layout(g, view)
     img = decode(render.board_png(g, view))
     d = 0.5 * lay.step / 2**0.5  # on the ring, diagonally
