@@ -5,8 +5,10 @@ A judge is ``judge(task, move) -> Verdict | None`` (None: no legal move). Точ
 and Рассада judge by exact value, as their puzzles do (:mod:`engine.puzzles`): a move is right
 when it keeps the position's value — the exact solver's net boxes
 (:func:`engine.puzzles.boxes.analyse`), or a win in Рассада (one of the winning children,
-:func:`engine.puzzles.sprouts.analyse`). A game whose goals are not a value (a Точки capture
-proved by a forcing search) registers its own judge in :data:`JUDGES`.
+:func:`engine.puzzles.sprouts.analyse`). A game whose goals are not a value registers its
+own judge in :data:`JUDGES`: Точки, whose tasks are captures and rescues proved by an exact
+search (:func:`engine.lessons.dots.judge`); its :func:`analysis` is every legal move judged
+so (1 proved, 0 not).
 """
 
 from __future__ import annotations
