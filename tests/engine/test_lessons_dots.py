@@ -191,3 +191,11 @@ def test_the_chains_that_escape_are_safe_for_good() -> None:
     t = _task("d11-1")
     g = _after(cast(Game, t.start()), "d3", "e4")
     assert not forced(g, Threat(0, 1, tuple(g.parse_move(p) for p in ("d4", "f4"))))
+
+
+def test_the_first_moves_go_in_the_zone_and_the_cross_is_as_drawn() -> None:
+    g = _page("d2", 1)
+    assert g.zone is not None
+    assert not g.is_legal(g.parse_move("a1")) and g.is_legal(g.parse_move("e5"))
+    g = _page("d2", 2)
+    assert [g.cell(x, y).dot for x, y in _at(g, "d5", "e4", "d4", "e5")] == [0, 0, 1, 1]
