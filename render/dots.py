@@ -10,12 +10,14 @@ That is five whole-image operations whatever the number of dots.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
+from engine.core import EngineError
 from engine.dots import Cell
 from engine.dots import Game as DotsGame
 from engine.recent import Recent
@@ -185,14 +187,29 @@ def board_image(game: DotsGame, view: View) -> Image.Image:
     parts = view.get("map")
     if parts is not None:
         _draw_map(img, lay, game, parts)
-    last = game.last_move
-    if last is not None and view.get("last", True):
-        ring_sprite(*lay.last_ring, INK, PAPER).put(img, *lay.xy(last.x, last.y))
+    for x, y in _ringed(game, view):
+        ring_sprite(*lay.last_ring, INK, PAPER).put(img, *lay.xy(x, y))
     window = view.get("window")
     if window is not None:
         _draw_window(ImageDraw.Draw(img), lay, window)
     draw_header(img, header(game, view, lay), lay.u)
     return img
+
+
+def _ringed(game: DotsGame, view: View) -> list[tuple[int, int]]:
+    """The points ringed: those ``view["marks"]`` names (a lesson page's point: points in
+    the game's notation, a name that is no point of this board left out, as a view may come
+    from a stored record), else the last move unless ``last`` is off."""
+    marks = view.get("marks")
+    if marks is None:
+        last = game.last_move
+        return [] if last is None or not view.get("last", True) else [(last.x, last.y)]
+    found = []
+    for name in marks:
+        with contextlib.suppress(EngineError):
+            m = game.parse_move(name)
+            found.append((m.x, m.y))
+    return found
 
 
 class Bodies:

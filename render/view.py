@@ -34,8 +34,9 @@ class View(TypedDict, total=False):
     map: Sequence[Sequence[int]]  # Точки: the map's parts [x0, y0, w, h], numbered from 1
     labels: bool  # Точки и квадраты: free lines and boxes named as the keyboard names them
     # Точки и квадраты: lines (the game's notation, drawn or free) marked with the last move's
-    # halo in its place: what a lesson page points at. Рассада: the first one, a move not yet
-    # played, drawn as the preview is (unless the view has a preview of its own).
+    # halo in its place; Точки: points ringed as the last move is: what a lesson page points
+    # at. Рассада: the first one, a move not yet played, drawn as the preview is (unless the
+    # view has a preview of its own).
     marks: Sequence[str]
     # Рассада: a candidate move drawn as a dashed ghost. The renderer wants the game's move;
     # the bot's JSON-safe views carry its notation, which bot.pictures parses.

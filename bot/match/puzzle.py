@@ -231,8 +231,17 @@ def win_or_loss(value: int) -> Text:
     return Text("puzzle.win" if value > 0 else "puzzle.loss")
 
 
-# Each game's values in words: net boxes, or who wins.
-_OUTCOMES: dict[str, Callable[[int], Text]] = {"boxes": margin, "sprouts": win_or_loss}
+def reached(value: int) -> Text:
+    """A Точки lesson task's verdict (1: the search proves the goal, 0: a defence holds)."""
+    return Text("learn.dots.reached" if value > 0 else "learn.dots.missed")
+
+
+# Each game's values in words: net boxes, who wins, or whether a Точки goal is reached.
+_OUTCOMES: dict[str, Callable[[int], Text]] = {
+    "boxes": margin,
+    "sprouts": win_or_loss,
+    "dots": reached,
+}
 
 
 def outcome(game: str, value: int) -> Text:

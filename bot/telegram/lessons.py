@@ -246,7 +246,9 @@ async def _answer(
     """A move (engine notation) as the answer: the engine's verdict, then the next step or
     the reason and a retry."""
     task, lang = lesson.tasks[i], langs.here
-    verdict = engine.lessons.judge(task, move)
+    # A Точки verdict is a search (milliseconds, but the process's first one loads the
+    # compiled kernels): off the event loop, as pictures are drawn.
+    verdict = await asyncio.to_thread(engine.lessons.judge, task, move)
     if verdict is None:
         raise Refused("err.bad_button")
     match = _stand_in(task, query, lang)

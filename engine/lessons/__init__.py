@@ -15,12 +15,16 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.lessons import boxes, sprouts
+from engine.lessons import boxes, dots, sprouts
 from engine.lessons.judges import JUDGES, judge
 from engine.lessons.model import Lesson, Page, Task, Wrong
 
 GAMES = ("dots", "boxes", "sprouts")  # the games /learn offers, a course or not yet
-COURSES: dict[str, tuple[Lesson, ...]] = {"boxes": boxes.LESSONS, "sprouts": sprouts.LESSONS}
+COURSES: dict[str, tuple[Lesson, ...]] = {
+    "dots": dots.LESSONS,
+    "boxes": boxes.LESSONS,
+    "sprouts": sprouts.LESSONS,
+}
 
 
 def course(game: str) -> tuple[Lesson, ...]:

@@ -5,8 +5,10 @@ A judge is ``judge(task, move) -> Verdict | None`` (None: no legal move). Точ
 and Рассада judge by exact value, as their puzzles do (:mod:`engine.puzzles`): a move is right
 when it keeps the position's value — the exact solver's net boxes
 (:func:`engine.puzzles.boxes.analyse`), or a win in Рассада (one of the winning children,
-:func:`engine.puzzles.sprouts.analyse`). A game whose goals are not a value (a Точки capture
-proved by a forcing search) registers its own judge in :data:`JUDGES`.
+:func:`engine.puzzles.sprouts.analyse`). A game whose goals are not a value registers its
+own judge in :data:`JUDGES`: Точки, whose tasks are captures and rescues proved by an exact
+search (:func:`engine.lessons.dots.judge`); its :func:`analysis` is every legal move judged
+so (1 proved, 0 not).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from engine.boxes import Game as BoxesGame
+from engine.lessons import dots as dots_course
 from engine.lessons.model import Task
 from engine.puzzles import Analysis, Verdict
 from engine.puzzles import boxes as boxes_puzzles
@@ -34,7 +37,11 @@ def _sprouts(game: Any) -> Analysis:
     return sprouts_puzzles.analyse(cast(SproutsGame, game))
 
 
-_ANALYSES: dict[str, Callable[[Any], Analysis]] = {"boxes": _boxes, "sprouts": _sprouts}
+_ANALYSES: dict[str, Callable[[Task], Analysis]] = {
+    "boxes": lambda t: _boxes(t.start()),
+    "sprouts": lambda t: _sprouts(t.start()),
+    "dots": dots_course.analyse,  # every move judged by the capture prover
+}
 
 
 _SEEN: dict[str, Analysis] = {}
@@ -45,7 +52,7 @@ def analysis(task: Task) -> Analysis:
     a lesson's positions are small, the first look takes milliseconds)."""
     found = _SEEN.get(task.id)
     if found is None:
-        found = _SEEN[task.id] = _ANALYSES[task.game](task.start())
+        found = _SEEN[task.id] = _ANALYSES[task.game](task)
     return found
 
 
@@ -56,7 +63,7 @@ def by_value(task: Task, move: str) -> Verdict | None:
     return None if got is None else Verdict(got == a.best, got, a.best)
 
 
-JUDGES: dict[str, Judge] = {"boxes": by_value, "sprouts": by_value}
+JUDGES: dict[str, Judge] = {"boxes": by_value, "sprouts": by_value, "dots": dots_course.judge}
 
 
 def judge(task: Task, move: str) -> Verdict | None:

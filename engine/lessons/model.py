@@ -16,6 +16,7 @@ from typing import Any
 from engine.boxes import Game as BoxesGame
 from engine.core import Game
 from engine.core import load as load_game
+from engine.dots import Game as DotsGame
 from engine.sprouts import Game as SproutsGame
 
 
@@ -191,3 +192,23 @@ def sprouts_position(
     for m in moves:
         game.play(game.parse_move(m))
     return game.to_json()
+
+
+def dots_position(width: int, height: int, moves: str = "", **options: Any) -> dict[str, Any]:
+    """A Точки record after ``moves``: points in the game's notation (``"d4 e5"``),
+    separated by spaces, played in turn from Orange (player 0), as in play, so a capture the
+    list makes is made. ``options`` are the game's (``start``, ``scoring``, ``grounding``…)."""
+    game = DotsGame(width, height, **options)
+    for m in moves.split():
+        game.play(game.parse_move(m))
+    return game.to_json()
+
+
+def alternate(first: str, second: str) -> str:
+    """One move list from each player's own (space-separated): ``first``'s dots at the odd
+    plies, ``second``'s at the even, so a position is written as each side's dots; the
+    shorter list ends first (the longer may be one dot longer)."""
+    a, b = first.split(), second.split()
+    if not 0 <= len(a) - len(b) <= 1:
+        raise ValueError(f"{len(a)} and {len(b)} dots do not alternate")
+    return " ".join(m for pair in zip(a, [*b, ""], strict=False) for m in pair if m)

@@ -75,11 +75,10 @@ async def test_a_boxes_lesson_with_a_wrong_answer_a_hint_and_the_right_one(
     picker = await alice.private.last_with_buttons()
     games = [plain(lang, Text(f"game.{g}")) for g in ("dots", "boxes", "sprouts")]
     assert [len(row) for row in picker.buttons] == [1, 1, 1]
-    assert plain(lang, Text("learn.pick.soon", game=Text("game.dots"))) == picker.buttons[0][0].text
-    await alice.press(picker.buttons[0][0].text, picker)  # Точки: no course yet
-    soon = await now(alice, picker)
-    assert plain(lang, Text("learn.none", game=Text("game.dots"))) in soon.body.replace("<b>", "")
-    await alice.press(plain(lang, "learn.btn.games"), soon)
+    assert [row[0].text for row in picker.buttons] == [
+        plain(lang, Text("learn.pick", game=Text(f"game.{g}")))
+        for g in ("dots", "boxes", "sprouts")
+    ]  # every game has its course
     await alice.press(plain(lang, Text("learn.pick", game=Text("game.boxes"))), picker)
     listing = await now(alice, picker)
     assert games[1] in listing.body and "0" in listing.body
@@ -220,7 +219,7 @@ def test_every_course_text_is_in_both_catalogs() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_every_page_picture_draws_at_phone_size(lang: str) -> None:
-    for x in engine.lessons.course("boxes"):
+    for x in [x for lessons in engine.lessons.COURSES.values() for x in lessons]:
         for n in range(len(x.pages)):
             image = Image.open(io.BytesIO(await page_png(x, n, lang)))
             image.load()
@@ -239,3 +238,17 @@ def test_every_task_answer_and_trap_has_its_button() -> None:
             for m in [*task.answers, *(w.move for w in task.wrong)]:
                 assert f"yz:{task.id}:3:{code(task, m)}" in datas, (task.id, m)
             assert all(len(d.encode()) <= 64 for d in datas)
+
+
+def test_a_game_without_a_course_is_marked_soon_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game offered before its course is written: "(soon)" in the picker, and its list
+    says the course is to come (no lesson buttons, only the way back)."""
+    monkeypatch.setitem(engine.lessons.COURSES, "sprouts", ())
+    picker = flow.picker()
+    assert picker.keyboard[2][0].text == Text("learn.pick.soon", game=Text("game.sprouts"))
+    assert picker.keyboard[1][0].text == Text("learn.pick", game=Text("game.boxes"))
+    listing = flow.listing("sprouts", set())
+    assert listing.text == [Text("learn.none", game=Text("game.sprouts"))]
+    assert len(listing.keyboard) == 1

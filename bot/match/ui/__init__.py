@@ -38,7 +38,7 @@ class PictureView(TypedDict, total=False):
     labels: bool  # Точки и квадраты: name the free lines and boxes as the keyboard does
     preview: str  # Рассада: a move's notation, drawn as a dashed ghost
     status: str  # the header's status line in place of whose turn it is (a puzzle's task)
-    marks: list[str]  # Точки и квадраты: lines marked with a halo (a lesson page's point)
+    marks: list[str]  # lines (Точки и квадраты) or points (Точки) a lesson page marks
     window: list[int]  # Точки: the keyboard's window [x0, y0, w, h], framed
     map: list[list[int]]  # Точки: the map's numbered parts, each [x0, y0, w, h]
 
