@@ -718,10 +718,17 @@ def gain(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
 def gain_within(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> int:
     """:func:`gain`, looking only at rings whose trace and inside stay within ``limit``
     (a playout's quick look near the last dots: the big rings there are rare and dear)."""
+    if not closing(st, p, player):
+        return -1 if in_base(st, p, 1 - player) else 0
+    return gain_closing(st, sc, p, player, limit)
+
+
+@njit(cache=True)
+def gain_closing(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> int:
+    """:func:`gain_within` at a point where :func:`closing` said yes (a playout's scan has
+    just asked it: not asked twice)."""
     n = st[M_N]
     enemy = 1 - player
-    if not closing(st, p, player):
-        return -1 if in_base(st, p, enemy) else 0
     dot = META + R_DOT * n
     live = META + (R_LIVE + player) * n
     st[dot + p] = player
