@@ -6,10 +6,12 @@ The rules are the referee's, step for step (:class:`engine.dots.rings.Board` is 
 a differential test replays games through both): the new dot's open sides, the boundary
 traces of those sides advanced together 32 steps at a time, a ring per clockwise trace, the
 flood of its inside, capture when it holds a live enemy dot, else an empty base, and the
-intrusion rule. Three details differ only in cost: the union–find over live dots keeps no
-path compression (its unions are undone with the trail) and is never rebuilt; it may
-over-merge after dots die, which only lets a trace run on to the end (the referee does the
-same until its rebuild), never changes which rings are found. And the test whether a trace
+intrusion rule. Three details differ only in cost: the components of live dots are kept as
+a label per dot (a union relabels the smaller side, walking its circular member list, all
+undone with the trail), so the question "one component?" that every ring test asks is one
+read, not a walk up a tree; they are never rebuilt, so they may over-merge after dots die,
+which only lets a trace run on to the end (the referee does the same until its rebuild),
+never changes which rings are found. And the test whether a trace
 is needed at all (:func:`closing`: two sides of the new dot on one component, or the dot
 inside a ring) is asked before the dot joins its neighbours: a new ring leaves the dot by
 two sides joined without it, while after the join every side is one component and the
@@ -18,7 +20,8 @@ referee traces whenever two sides are open.
 Layout of the state array ``st`` (``N = (width + 2) * (height + 2)`` cells, a frame of
 sentinels round the board, index ``(y + 1) * (width + 2) + x + 1``): ``META`` scalars, then
 ``ROWS`` rows of ``N`` (dots, captured areas, each player's live dots, "once enclosed" marks,
-union–find parents and sizes, flood marks, standing bases per point), then the bases table
+component labels and sizes, flood marks, standing bases per point, component member
+lists), then the bases table
 and the buffers of their rings and insides. Every write a move makes goes through
 :func:`_set`, which logs the old value in the trail ``tr`` (``tr[0]`` is its length), so
 :func:`undo_to` restores any earlier point. Numbers come in through ``st``, never as
@@ -57,7 +60,8 @@ META = 40
 
 R_DOT, R_AREA, R_LIVE, R_ENCL, R_PAR, R_SIZE, R_MARK, R_POS = 0, 1, 2, 4, 6, 8, 10, 11
 R_COVER = 12  # two rows: how many standing bases of each player hold the point
-ROWS = 14
+R_NEXT = 14  # two rows: the next dot of the same component (a circular list)
+ROWS = 16
 B_OWNER, B_R0, B_RN, B_I0, B_IN, B_ALIVE = 0, 1, 2, 3, 4, 5
 BW = 6  # ints per base
 TRAIL = 1 << 20  # trail entries
@@ -98,6 +102,7 @@ def new_state(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
         par = st[META + (R_PAR + p) * n : META + (R_PAR + p + 1) * n]
         par[:] = np.arange(n, dtype=np.int32)
         st[META + (R_SIZE + p) * n : META + (R_SIZE + p + 1) * n] = 1
+        st[META + (R_NEXT + p) * n : META + (R_NEXT + p + 1) * n] = np.arange(n, dtype=np.int32)
     tr = np.zeros(2 * TRAIL + 2, dtype=np.int32)
     pc = 4 * n + 8
     sc = np.zeros(MAXG * pc + 2 * MAXG * n + n + 160, dtype=np.int32)
@@ -129,53 +134,58 @@ def undo_to(st: np.ndarray, tr: np.ndarray, mark: int) -> None:
     tr[0] = top
 
 
-# -- union–find (undoable: union by size, no path compression) ----------------------------------
+# -- components (undoable: a label per dot, the smaller side relabelled) -----------------------
 
 
 @njit(cache=True)
 def _find(st: np.ndarray, par0: int, i: int) -> int:
-    while st[par0 + i] != i:
-        i = st[par0 + i]
-    return i
+    """The component label of ``i`` (a dot of the component; ``i`` itself for a lone dot)."""
+    return int(st[par0 + i])
 
 
 @njit(cache=True)
 def _join(st: np.ndarray, tr: np.ndarray, player: int, i: int) -> None:
+    """Join the live dot ``i`` to its live neighbours' components: the smaller side of each
+    union takes the bigger one's label, and the two member lists are spliced."""
     n = st[M_N]
     s = st[M_S]
     live = META + (R_LIVE + player) * n
     par0 = META + (R_PAR + player) * n
     size0 = META + (R_SIZE + player) * n
+    nxt0 = META + (R_NEXT + player) * n
     for k in range(8):
         j = i + _dir(s, k)
         if st[live + j]:
-            ri = _find(st, par0, i)
-            rj = _find(st, par0, j)
+            ri = st[par0 + i]
+            rj = st[par0 + j]
             if ri != rj:
                 if st[size0 + ri] < st[size0 + rj]:
                     ri, rj = rj, ri
-                _set(st, tr, par0 + rj, ri)
+                q = rj
+                while True:
+                    _set(st, tr, par0 + q, ri)
+                    q = st[nxt0 + q]
+                    if q == rj:
+                        break
+                a = st[nxt0 + ri]
+                _set(st, tr, nxt0 + ri, st[nxt0 + rj])
+                _set(st, tr, nxt0 + rj, a)
                 _set(st, tr, size0 + ri, st[size0 + ri] + st[size0 + rj])
 
 
 @njit(cache=True)
 def _dir(s: int, k: int) -> int:
-    """Clockwise from north: N, NE, E, SE, S, SW, W, NW."""
-    if k == 0:
-        return -s
-    if k == 1:
-        return -s + 1
-    if k == 2:
-        return 1
-    if k == 3:
-        return s + 1
-    if k == 4:
-        return s
-    if k == 5:
-        return s - 1
-    if k == 6:
-        return -1
-    return -s - 1
+    """Clockwise from north: N, NE, E, SE, S, SW, W, NW. Branch-free (a trace asks it with
+    ``k`` known only at run time): each step's dx + 1 and dy + 1 packed two bits a direction."""
+    sh = 2 * (k & 7)
+    return (((0x1A90 >> sh) & 3) - 1) * s + ((0x1A9 >> sh) & 3) - 1
+
+
+@njit(cache=True)
+def _dxy(k: int) -> tuple[int, int]:
+    """The step of direction ``k`` as (dx, dy)."""
+    sh = 2 * (k & 7)
+    return ((0x1A9 >> sh) & 3) - 1, ((0x1A90 >> sh) & 3) - 1
 
 
 # -- ring detection ---------------------------------------------------------------------------
@@ -255,8 +265,11 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> i
     plen = sc[t0 + 28 : t0 + 32]
     area2 = sc[t0 + 32 : t0 + 36]
     opn = sc[t0 + 36 : t0 + 40]
+    wx = sc[t0 + 44 : t0 + 48]  # the walk's place from p: the area needs no division
+    wy = sc[t0 + 48 : t0 + 52]
     for a in range(ng):
         cell[a] = p
+        wx[a] = wy[a] = 0
         back[a] = g_back[a]
         sc[a * pc] = p
         plen[a] = 1
@@ -274,6 +287,7 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> i
             bk = back[a]
             ar = area2[a]
             ln = plen[a]
+            xc, yc = wx[a], wy[a]
             for _ in range(32):
                 kk = bk + 1
                 while True:
@@ -282,9 +296,10 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> i
                     if st[live + q]:
                         break
                     kk += 1
-                xc, yc = c % s - 1, c // s - 1
-                xq, yq = q % s - 1, q // s - 1
-                ar += xc * yq - xq * yc
+                dx, dy = _dxy(kk)
+                ar += xc * dy - dx * yc  # the shoelace term of the step (c, q): exact
+                xc += dx
+                yc += dy
                 if q == p:
                     opn[a] = 0
                     active -= 1
@@ -298,6 +313,7 @@ def _rings(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> i
                 bk = (kk + 4) & 7
                 c = q
             cell[a], back[a], area2[a], plen[a] = c, bk, ar, ln
+            wx[a], wy[a] = xc, yc
             steps += 32
             if steps > limit:
                 return 0  # the rules' limit cannot be passed (the referee raises)
@@ -702,10 +718,17 @@ def gain(st: np.ndarray, sc: np.ndarray, p: int, player: int) -> int:
 def gain_within(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> int:
     """:func:`gain`, looking only at rings whose trace and inside stay within ``limit``
     (a playout's quick look near the last dots: the big rings there are rare and dear)."""
+    if not closing(st, p, player):
+        return -1 if in_base(st, p, 1 - player) else 0
+    return gain_closing(st, sc, p, player, limit)
+
+
+@njit(cache=True)
+def gain_closing(st: np.ndarray, sc: np.ndarray, p: int, player: int, limit: int) -> int:
+    """:func:`gain_within` at a point where :func:`closing` said yes (a playout's scan has
+    just asked it: not asked twice)."""
     n = st[M_N]
     enemy = 1 - player
-    if not closing(st, p, player):
-        return -1 if in_base(st, p, enemy) else 0
     dot = META + R_DOT * n
     live = META + (R_LIVE + player) * n
     st[dot + p] = player

@@ -48,7 +48,7 @@ from engine.dots.fastboard import (
     _dir,
     closing,
     gain,
-    gain_within,
+    gain_closing,
     in_base,
     is_free,
     is_legal,
@@ -166,32 +166,57 @@ def _tactic(
     dot too: a dot put into an open ring of the opponent's), the bigger first; -1 when there
     is none. Rings longer than ``look`` are not seen (:func:`gain_within`).
 
-    ``memo`` keeps, for one ply, the neighbours of the opponent's last dot where the
-    opponent's dot closes nothing (the block test finds them): the next mover is that
-    opponent, round the same last dot of its own, and skips them when the one move between
-    captured nothing (such a dot changes nothing of the other player's rings). The playout
-    is the same as without it, with about a third fewer ring tests."""
+    The opponent's last dot's neighbours are read once for both players (:func:`_scan`):
+    where the opponent's dot would close something is kept for the block, asked only when
+    there is no capture. ``memo`` keeps, for one ply, the neighbours of the opponent's last
+    dot where the opponent's dot closes nothing: the next mover is that opponent, round the
+    same last dot of its own, and skips them when the one move between captured nothing
+    (such a dot changes nothing of the other player's rings). The playout is the same as
+    without it, with about a third fewer ring tests."""
     enemy = 1 - player
-    best, at = 0, -1
+    best, at, theirs = 0, -1, 0
     src = st[M_LASTP + enemy]
     if src >= 0:
-        best, at, _ = _best_next_to(st, sc, src, player, best, at, look, 0)
-    src = st[M_LASTP + player]
-    if src >= 0:
-        fresh = memo[0] == src and memo[2] == _caught(st) and memo[3] == st[M_FREE] + 1
+        best, at, theirs = _scan(st, sc, src, player, look)
+    own = st[M_LASTP + player]
+    if own >= 0:
+        fresh = memo[0] == own and memo[2] == _caught(st) and memo[3] == st[M_FREE] + 1
         skip = memo[1] if fresh else 0
-        best, at, _ = _best_next_to(st, sc, src, player, best, at, look, skip)
+        best, at, _ = _best_next_to(st, sc, own, player, best, at, look, skip)
     memo[0] = -1
     if at >= 0:
         return at
-    src = st[M_LASTP + enemy]
     if src >= 0:
-        best, at, closed = _best_next_to(st, sc, src, enemy, best, at, look, 0)
-        memo[0], memo[1], memo[2], memo[3] = src, closed, _caught(st), st[M_FREE]
-    src = st[M_LASTP + player]
-    if guard and src >= 0:
-        best, at, _ = _best_next_to(st, sc, src, enemy, best, at, look, 0)
+        s = st[M_S]
+        for k in range(8):
+            if (theirs >> k) & 1:
+                c = src + _dir(s, k)
+                g = gain_closing(st, sc, c, enemy, look)
+                if g > best:
+                    best, at = g, c
+        memo[0], memo[1], memo[2], memo[3] = src, ~theirs & 0xFF, _caught(st), st[M_FREE]
+    if guard and own >= 0:
+        best, at, _ = _best_next_to(st, sc, own, enemy, best, at, look, 0)
     return at
+
+
+@njit(cache=True)
+def _scan(st: np.ndarray, sc: np.ndarray, src: int, player: int, look: int) -> tuple[int, int, int]:
+    """Round ``src``: the biggest capture of ``player`` (its size and point, or 0 and -1),
+    and the bits of the free neighbours where the opponent's dot would close something."""
+    s = st[M_S]
+    enemy = 1 - player
+    best, at, theirs = 0, -1, 0
+    for k in range(8):
+        c = src + _dir(s, k)
+        if is_free(st, c):
+            if closing(st, c, player):
+                g = gain_closing(st, sc, c, player, look)
+                if g > best:
+                    best, at = g, c
+            if closing(st, c, enemy):
+                theirs |= 1 << k
+    return best, at, theirs
 
 
 @njit(cache=True)
@@ -221,7 +246,7 @@ def _best_next_to(
             continue
         c = src + _dir(s, k)
         if is_free(st, c) and closing(st, c, player):
-            g = gain_within(st, sc, c, player, look)
+            g = gain_closing(st, sc, c, player, look)
             if g > best:
                 best, at = g, c
         else:

@@ -59,8 +59,40 @@ def compare(g: Game, fb: FastBoard, rng: random.Random, seen: Counter[str]) -> N
     if g.grounding:
         for p in (0, 1):
             assert fb.ungrounded(p) == len(g.ungrounded(p))
+    for p in (0, 1):
+        _components_agree(g, fb, p)
     seen["positions"] += 1
     seen["bases"] += bool(b.bases)
+
+
+def _components_agree(g: Game, fb: FastBoard, player: int) -> None:
+    """The board's component labels (what every ring test compares) are whole: each label's
+    member list is a cycle through exactly the cells of that label, as long as its size;
+    touching live dots share a label; and the referee's components lie each inside one
+    (the referee may have split its own since dots died, never the other way round)."""
+    from engine.dots import fastboard as F
+
+    label = fb.row(F.R_PAR + player)
+    nxt = fb.row(F.R_NEXT + player)
+    size = fb.row(F.R_SIZE + player)
+    assert np.array_equal(label[nxt], label)
+    roots = np.unique(label)
+    assert np.array_equal(label[roots], roots)  # a label is a member of its component
+    assert np.array_equal(np.bincount(label, minlength=fb.n)[roots], size[roots])
+    for r in roots[size[roots] > 1]:
+        q, steps = int(nxt[r]), 1
+        while q != r:
+            q, steps = int(nxt[q]), steps + 1
+        assert steps == size[r]
+    live = np.flatnonzero(fb.row(F.R_LIVE + player))
+    walls = fb.row(F.R_LIVE + player)
+    for d in g._board.dirs:
+        both = live[walls[live + d] != 0]
+        assert np.array_equal(label[both], label[both + d])
+    b = g._board
+    theirs: dict[int, int] = {}
+    for i in live.tolist():
+        assert theirs.setdefault(b._find(b.parent[player], i), int(label[i])) == label[i]
 
 
 def _local(g: Game, rng: random.Random) -> int:
