@@ -131,10 +131,11 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     settings: Settings = app.bot_data["settings"]
     store = await storage.connect(settings.redis_url)
     metrics.watch_replicas(store.replicas)
+    given: AIPool | None = app.bot_data.get("ai")
     svc = Services(
         settings=settings,
         store=store,
-        ai=AIPool(time_scale=settings.ai_time_scale, kernels=settings.warm_workers),
+        ai=given or AIPool(time_scale=settings.ai_time_scale, kernels=settings.warm_workers),
         clock=app.bot_data["clock"],
         timeouts=Timeouts(lobby=settings.lobby_timeout, idle=settings.idle_timeout),
     )
@@ -182,7 +183,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     svc: Services | None = app.bot_data.pop("svc", None)
     if svc is not None:
         await svc.cancel_tasks()
-        svc.ai.close()
+        if svc.ai is not app.bot_data.get("ai"):  # a pool the caller gave is the caller's
+            svc.ai.close()
         if svc.queue is not None:
             await svc.queue.close()
         if svc.routes is not None:
@@ -233,13 +235,19 @@ async def running(
     poll_timeout: int = 10,
     clock: Callable[[], float] = time.time,
     host: str = "0.0.0.0",
+    ai: AIPool | None = None,
 ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
     """Start the bot with long polling inside the caller's event loop, and stop it on exit;
     with MINIAPP_URL also the Mini App's server on ``host``:PORT.
 
     `tetrad local` and the end-to-end test fixture use this, so both run the real bot.
+    ``ai``: an AI pool to use instead of starting one, left running at the end (the tests'
+    bots start hundreds of times in one process; each pool of its own spawned its workers
+    again, 1.4 s of CPU apiece).
     """
     app = build_application(settings, clock=clock)
+    if ai is not None:
+        app.bot_data["ai"] = ai
     async with app:  # initialize() and shutdown(); post_init/post_shutdown are ours to call
         try:
             # Inside the try: a start cancelled while the workers warm (a test's timeout,

@@ -3,6 +3,7 @@ and a worker that dies is replaced."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -12,8 +13,12 @@ import time
 from collections.abc import Callable
 
 import engine
+from bot.settings import Settings
 from bot.telegram.ai_pool import AIPool, think
-from tests.bot.helpers import alive
+from playground.client import PlaygroundClient
+from playground.server import Emulator
+from tests.bot.helpers import alive, play_to_end, quick_game
+from tests.fixtures.playground import AI_SCALE, bot_settings, reporting
 
 BOT = """
 import asyncio
@@ -101,3 +106,43 @@ def _timed(call: Callable[[], object]) -> float:
     started = time.perf_counter()
     call()
     return time.perf_counter() - started
+
+
+async def test_a_pool_the_caller_gives_outlives_the_bot(emulator: Emulator, redis_url: str) -> None:
+    """The tests' bots share one AI pool (tests/fixtures/playground.py): a bot given a pool
+    thinks on it and leaves it running when it stops, so the next bot's moves come from the
+    same workers, already started; a bot given none closes the pool it made."""
+    settings = bot_settings(emulator, redis_url)
+    pool = AIPool(time_scale=AI_SCALE, kernels=False)
+    try:
+        workers = [await _two_moves(emulator, settings, pool) for _ in range(2)]
+        assert workers[0] and workers[0] == workers[1], workers
+        assert all(alive(p) for p in workers[1])
+        assert not pool._closed
+    finally:
+        pool.close()
+    own = await _two_moves(emulator, settings, None)
+    deadline = time.monotonic() + 15
+    while any(alive(p) for p in own) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert own and not [p for p in own if alive(p)], "the bot's own workers outlived it"
+
+
+async def _two_moves(emulator: Emulator, settings: Settings, ai: AIPool | None) -> set[int]:
+    """A bot on ``ai`` (None: its own pool) plays two moves against a person; its AI
+    workers' process ids."""
+    async with reporting(emulator, settings, ai=ai) as app:
+        svc = app.bot_data["svc"]
+        assert ai is None or svc.ai is ai
+        client = PlaygroundClient(emulator.url)
+        await client.connect()
+        try:
+            await client.set_limits(enabled=False)
+            alice = await client.user(f"alice{len(emulator.world.users)}", lang="en")
+            board = await quick_game(alice, "⚡ Boxes vs bot")
+            await play_to_end(
+                {alice.id: alice}, alice.private, board.message_id, random.Random(1), moves=2
+            )
+        finally:
+            await client.close()
+        return set(svc.ai.processes())

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import io
 import random
+import time
 
 import pytest
 from PIL import Image
@@ -80,8 +81,11 @@ async def test_big_boxes_board_picks_a_box_then_a_side(pg: ScenarioClient) -> No
 
 async def test_a_long_think_shows_the_persons_move_first(pg: ScenarioClient) -> None:
     """While the bot thinks long, the board already shows the person's move and that it is
-    the bot's turn, instead of the old board; the bot's move follows in a second edit."""
+    the bot's turn, instead of the old board; the bot's move follows in a second edit.
+    The long think: the bot's first, on a pool of its own, waits for its workers to start
+    (on the tests' shared pool a 3×3 move is thought faster than the board is looked at)."""
     pg._settings = dataclasses.replace(pg._settings, ai_show_after=0.0)
+    pg.own_ai = True
     await pg.restart_bot()
     await pg.set_limits(enabled=False)
     alice = await pg.user("alice", lang="en")
@@ -91,7 +95,8 @@ async def test_a_long_think_shows_the_persons_move_first(pg: ScenarioClient) -> 
     assert v is not None
     r, c = buttons(board, "p")[0]
     await alice.press_button(r, c, board, settle=False)
-    for _ in range(600):
+    deadline = time.monotonic() + 60  # a busy machine starts the workers slowly
+    while time.monotonic() < deadline:
         m = await message(alice.private, board.message_id)
         if not seen or seen[-1] != (m.caption or ""):
             seen.append(m.caption or "")
