@@ -2,23 +2,33 @@
 
 The bot translates its own messages; a picture is drawn here, so its labels live here too.
 Russian phrases avoid past-tense verbs, which would need the player's grammatical gender.
+A phrase with a count is a dict of its CLDR plural forms (Babel picks the form for ``n``:
+1 точка, 2 точки, 5 точек).
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
+
+from babel import Locale
 
 from render.view import View
 
 LANGS = ("ru", "en")
 
-WORDS: dict[str, dict[str, str]] = {
+WORDS: dict[str, dict[str, str | dict[str, str]]] = {
     "ru": {
         "game.dots": "Точки",
         "game.boxes": "Точки и квадраты",
         "game.sprouts": "Рассада",
         "game.palochki": "Палочки",
-        "spots": "{n} точек",
+        "spots": {
+            "one": "{n} точка",
+            "few": "{n} точки",
+            "many": "{n} точек",
+            "other": "{n} точек",
+        },
         "misere": "мизер",
         "player": "Игрок {n}",
         "move": "Ход {n}",
@@ -43,7 +53,7 @@ WORDS: dict[str, dict[str, str]] = {
         "game.boxes": "Dots and Boxes",
         "game.sprouts": "Sprouts",
         "game.palochki": "Палочки (border drawn)",
-        "spots": "{n} spots",
+        "spots": {"one": "{n} spot", "other": "{n} spots"},
         "misere": "misère",
         "player": "Player {n}",
         "move": "Move {n}",
@@ -74,5 +84,18 @@ def lang_of(view: View) -> str:
 
 def say(lang: str, key: str, **params: Any) -> str:
     """One phrase in ``lang`` (English when the language is unknown) with its blanks filled."""
-    words = WORDS.get(lang, WORDS["en"])
-    return words[key].format(**params)
+    lang = lang if lang in WORDS else "en"
+    phrase = WORDS[lang][key]
+    if isinstance(phrase, dict):
+        n = params.get("n")
+        phrase = phrase[_plural(lang, n)] if isinstance(n, int) else phrase["other"]
+    return phrase.format(**params)
+
+
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def _plural(lang: str, n: int) -> str:
+    return str(_locale(lang).plural_form(n))

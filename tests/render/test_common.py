@@ -53,6 +53,15 @@ def test_both_languages_have_the_same_words() -> None:
     assert strings.say("ru", "move", n=3) == "Ход 3"
 
 
+def test_counted_words_take_the_plural_form_of_their_count() -> None:
+    said = {
+        lang: [strings.say(lang, "spots", n=n) for n in (1, 2, 5, 21)] for lang in strings.LANGS
+    }
+    assert said["ru"] == ["1 точка", "2 точки", "5 точек", "21 точка"]
+    assert said["en"] == ["1 spot", "2 spots", "5 spots", "21 spots"]
+    assert strings.say("ru", "spots", n="?") == "? точек"  # no count known: the general form
+
+
 @pytest.mark.parametrize("reason", ["end", "resign", "time", "agreement", "stop", "ground"])
 def test_result_line_says_how_the_game_ended(reason: engine.EndReason) -> None:
     r = engine.GameResult((3, 1), 0, reason, loser=1 if reason in ("resign", "time") else None)
