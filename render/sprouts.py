@@ -289,6 +289,7 @@ class Room:
 
 
 RING_REACH = 1.54  # the outer edge of a spot's lives' arcs, in spot radii (see _spot)
+CROWDED = 2 * RING_REACH  # spots nearer than this, in spot radii, hide each other's lives
 MAX_TURN = math.radians(179)  # a curve folding back on itself has no corner to cut
 KINK = math.radians(4)  # flatter corners are left as they are (a kink this small does not show)
 SAMPLE_TURN = math.radians(8)  # a rounded corner turns at most this much per sample (a chord
@@ -654,18 +655,24 @@ def board_image(game: SproutsShown, view: View) -> Image.Image:
     return Image.fromarray(_board_array(game, view))
 
 
-def _board_array(game: SproutsShown, view: View) -> np.ndarray:
-    """The picture as an index array, composed in numpy all through (Pillow draws only the
-    header's strip): a Pillow image of the whole would be copied once more to be drawn on,
-    and again to be encoded."""
-    view = view or {}
-    trial = _preview(game, view.get("preview", _marked(game, view)))
+Scene = tuple[DrawingLike, Layout, Fit, list[np.ndarray], SpotLike | None, list[int]]
+
+
+def scene(game: SproutsShown, trial: SproutsShown | None, view: View) -> Scene:
+    """What the picture shows: the drawing, its layout and fit, the curves in pixels, the
+    spot to ring and the newest curves (the candidate's, for a ``trial``: the game after a
+    previewed move)."""
     sketch = None if trial is None else sketch_of(trial.drawing)
     spot: SpotLike | None
-    if sketch is not None:
+    framed = None if sketch is None else preview_frame(game.drawing, sketch, view)
+    if framed is not None and sketch is not None and _crowds(sketch, *framed[:2]):
+        # The route as drawn (a loop round an empty inside is a thin one) would hide the new
+        # spot under another: show the drawing the move makes once tidied, as it will be.
+        framed = None
+    if framed is not None and sketch is not None:
         # A preview over the position's own drawing: what is there stays where it is.
         drawing = sketch
-        lay, fit, smoothed = preview_frame(game.drawing, sketch, view)
+        lay, fit, smoothed = framed
         curves = [fit.array(c) for c in smoothed]
         spot, newest = drawing.spots[-1], [len(curves) - 2, len(curves) - 1]
     else:
@@ -675,6 +682,16 @@ def _board_array(game: SproutsShown, view: View) -> np.ndarray:
         curves = [fit.array(c) for c in smooth_curves(drawing, Room.of(lay, fit.k))]
         mark = trial is not None or (view.get("last", True) and game.ply > 0)
         spot, newest = newest_curves(drawing, pts, sizes) if mark else (None, [])
+    return drawing, lay, fit, curves, spot, newest
+
+
+def _board_array(game: SproutsShown, view: View) -> np.ndarray:
+    """The picture as an index array, composed in numpy all through (Pillow draws only the
+    header's strip): a Pillow image of the whole would be copied once more to be drawn on,
+    and again to be encoded."""
+    view = view or {}
+    trial = _preview(game, view.get("preview", _marked(game, view)))
+    drawing, lay, fit, curves, spot, newest = scene(game, trial, view)
     ink = [c for i, c in enumerate(curves) if i not in newest]
     key = (lay, tuple(len(c) for c in ink), b"".join(c.tobytes() for c in ink))
     base = _inked.get(key)
@@ -706,6 +723,12 @@ def _board_array(game: SproutsShown, view: View) -> np.ndarray:
     draw_header(strip, header(game, view, lay), lay.u)
     canvas[: strip.height] = np.asarray(strip)
     return canvas
+
+
+def _crowds(sketch: DrawingLike, lay: Layout, fit: Fit) -> bool:
+    """Whether the sketch's new spot (its last) would be drawn over another spot's disc."""
+    *old, new = (fit((float(s.x), float(s.y))) for s in sketch.spots)
+    return any(math.dist(new, p) < CROWDED * lay.spot_radius for p in old)
 
 
 def _dashed_ring(canvas: np.ndarray, at: Point, radius: float, width: float, fg: RGB) -> None:

@@ -110,7 +110,9 @@ def test_previews_of_one_position_share_its_layout_and_inked_paper() -> None:
     g = engine.new("sprouts", spots=3)
     for _ in range(2):
         g.play(g.legal_moves()[0])
-    first, second = g.legal_moves()[0], g.legal_moves()[-1]
+    # two joins of two spots (a loop may be previewed tidied: see the test after this one)
+    joins = [m for m in g.legal_moves() if m.a != m.b]
+    first, second = joins[0], joins[-1]
     strokes: list[int] = []
     real = sprouts._stroke_into
 
@@ -166,3 +168,20 @@ def test_a_lesson_pages_mark_is_drawn_as_its_preview() -> None:
     loop = decode(render.board_png(g, {"marks": ["1-2"], "preview": g.parse_move("1-1")}))
     own = decode(render.board_png(g, {"preview": g.parse_move("1-1")}))
     assert ImageChops.difference(loop, own).getbbox() is None
+
+
+@pytest.mark.parametrize(("spots", "moves"), [(2, 0), (3, 2), (4, 5)])
+def test_a_previewed_move_never_draws_its_new_spot_over_another(spots: int, moves: int) -> None:
+    """A loop round an empty inside is routed thin, so its spot would sit on the one it
+    leaves: such a preview shows the move's tidied drawing, as it will be once played."""
+    g = engine.new("sprouts", spots=spots)
+    for _ in range(moves):
+        g.play(g.legal_moves()[-1])
+    for candidate in g.legal_moves():
+        trial = g.copy()
+        trial.play(candidate)
+        drawing, lay, fit, _, spot, _ = sprouts.scene(g, trial, {})
+        assert spot is not None and spot is drawing.spots[-1]
+        new = fit((float(spot.x), float(spot.y)))
+        gaps = [math.dist(new, fit((float(s.x), float(s.y)))) for s in drawing.spots[:-1]]
+        assert min(gaps) >= sprouts.CROWDED * lay.spot_radius, g.format_move(candidate)
