@@ -135,9 +135,7 @@ class SproutsUI:
             # the player's other tap, racing this one, chose them meanwhile. The board has
             # changed at the same version (a keyboard step bumps none); "look again".
             raise Refused("err.stale")
-        if op in ("n", "v"):  # a preview's arrows: stale if the selection was undone since
-            if b is None:
-                raise Refused("err.stale")
+        if op in ("n", "v") and b is not None:
             place.cursor["i"] = i + (1 if op == "n" else -1)
             return
         if op == "k":  # one step back
