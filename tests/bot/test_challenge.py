@@ -163,7 +163,7 @@ def _spot(board: MessageView, n: int) -> tuple[int, int]:
         (b.row, b.col)
         for row in board.buttons
         for b in row
-        if (b.callback_data or "").startswith("c:") and b.callback_data.endswith(f":s{n}")
+        if re.fullmatch(rf"c:\w+:\d+:s{n}", b.callback_data or "")
     ]
     assert found, [[b.callback_data for b in row] for row in board.buttons]
     return found[0]
