@@ -80,7 +80,7 @@ class PrimaryConnection(SentinelManagedConnection):
         pool = self.connection_pool
         if pool.is_master:
             self.host, self.port = await pool.get_master_address()
-        await super()._connect()
+        await super()._connect()  # type: ignore[no-untyped-call]  # redis-py leaves it bare
 
 
 class BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):

@@ -114,7 +114,8 @@ async def test_a_command_cut_off_by_the_sigkill_retries_on_the_promoted_replica(
         await asyncio.sleep(0.5)  # the retries had time to find the promoted replica
         with redis.Redis(port=sentinels.replica.port, socket_timeout=1) as promoted:
             promoted.rpush("jobs", "j1")
-        assert list(await asyncio.wait_for(popping, SETTLE)) == [b"jobs", b"j1"]
+        popped = await asyncio.wait_for(popping, SETTLE)
+        assert popped is not None and list(popped) == [b"jobs", b"j1"]
     finally:
         await client.aclose()
 
