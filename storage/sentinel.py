@@ -3,9 +3,10 @@ Redis Sentinel, through redis-py's own :mod:`redis.asyncio.sentinel`.
 
 The form is ``redis+sentinel://[[user]:password@]host1[:port1],host2[:port2],.../service[/db]``
 (a sentinel's port defaults to 26379, the database to 0). The password is the primary's and
-its replicas' (``requirepass``); the sentinels themselves are asked without one. The
-connection pool asks the sentinels for the primary's address whenever it opens a connection,
-so after a failover the client's retries reach the promoted replica on their own.
+its replicas' (``requirepass``); the sentinels themselves are asked without one. A
+connection asks the sentinels for the primary's address whenever it opens its socket, so
+after a failover the client's retries reach the promoted replica on their own (see
+:class:`PrimaryConnection` for the retries redis-py itself would aim at the dead primary).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 
 SCHEME = "redis+sentinel"
 DEFAULT_PORT = 26379
@@ -67,6 +68,21 @@ def parse(url: str) -> SentinelURL:
     return SentinelURL(tuple(sentinels), service, int(db_text or 0), username, password)
 
 
+class PrimaryConnection(SentinelManagedConnection):
+    """A connection to the primary that asks the sentinels where it is at every socket it
+    opens. redis-py 8.2 asks only when a pool hands out a closed connection: a command whose
+    connection drops under it (the blocking pop a queue worker waits in, a write in flight
+    when the primary dies) retries the socket to the address it had, so its retries went on
+    hitting the dead primary after the promotion until they ran out ("Upkeep task failed",
+    "Error processing job" in the workers; redis/redis-py#3874)."""
+
+    async def _connect(self) -> None:
+        pool = self.connection_pool
+        if pool.is_master:
+            self.host, self.port = await pool.get_master_address()
+        await super()._connect()  # type: ignore[no-untyped-call]  # redis-py leaves it bare
+
+
 class BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
     """redis-py's Sentinel pool, waiting for a free connection (as our plain pool does)
     rather than failing at ``max_connections``; closing it closes its sentinel clients too."""
@@ -89,6 +105,7 @@ def sentinel_client(url: str, **options: Any) -> Redis:
     client: Redis = sentinels.master_for(
         parts.service,
         connection_pool_class=BlockingSentinelPool,
+        connection_class=PrimaryConnection,
         db=parts.db,
         username=parts.username,
         password=parts.password,

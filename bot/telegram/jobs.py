@@ -20,6 +20,16 @@ When no worker answers in time the bot does the job itself in its pool, and
 ``tetrad_queue_fallbacks_total{job,reason}`` counts it: the move (the replay, the curve)
 comes, slower, and the metric says why. A bot process gone while its move is on the queue
 is the AI turn's watchdog's (act.ai_turn's lease), as before.
+
+Through a Redis failover the queue's writes are not waited for (only match writes are, see
+storage/replicas.py): a job pushed or taken on the primary that dies may be gone from the
+one promoted, and its wait ends as ``no_worker``, ``failed`` or ``error``, the bot doing the
+job itself (tests/reliability/test_failover.py prints these fallbacks). saq's "Upkeep task
+failed" in a worker's log is a Redis call that gave up in that window: each upkeep (sweep,
+schedule, abort, the worker's heartbeat) logs it and runs again at its next interval (a
+second; the heartbeat ten); it holds no job and loses none. It used to come seconds after
+the promotion too, with "Error processing job" for a job taken just before the SIGKILL:
+redis-py retried those calls at the dead primary (storage/sentinel.PrimaryConnection).
 """
 
 from __future__ import annotations

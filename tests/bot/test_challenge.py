@@ -155,3 +155,57 @@ async def test_a_board_that_missed_an_edit_is_shown_again_when_tapped(
     assert popup is not None and "look again" in popup.text
     healed = await wait_message(bob.private, b_board.message_id, lambda m: version(m) == v_now + 1)
     assert "Your move" in (healed.caption or "")
+
+
+def _spot(board: MessageView, n: int) -> tuple[int, int]:
+    """Where Рассада spot ``n``'s button is on a board."""
+    found = [
+        (b.row, b.col)
+        for row in board.buttons
+        for b in row
+        if re.fullmatch(rf"c:\w+:\d+:s{n}", b.callback_data or "")
+    ]
+    assert found, [[b.callback_data for b in row] for row in board.buttons]
+    return found[0]
+
+
+async def test_a_selection_step_on_a_keyboard_it_left_behind_is_stale_and_heals(
+    pg: ScenarioClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Рассада selection step bumps no version: a spot tapped on a keyboard older than the
+    stored selection (the edit that showed it lost, or the player's other tap racing this
+    one) is told "look again", never "does not work any more", and a while after the last
+    change the board is shown again, so the player is not left with dead buttons."""
+    await pg.set_limits(enabled=False)
+    alice, bob = await pg.user("alice"), await pg.user("bob")
+    a_id, url = await _challenge(pg, alice, "/challenge sprouts")
+    await bob.open_link(url)
+    board = await wait_message(alice.private, a_id, lambda m: "Your move" in (m.caption or ""))
+    popup = await alice.press_button(*_spot(board, 1), board)
+    assert popup is not None and popup.text == "", popup
+    picked = await wait_message(alice.private, a_id, lambda m: m.buttons != board.buttons)
+
+    show = boards._show
+    missed: list[int] = []
+
+    async def lose_alices_edit(svc: Any, bot: Any, match: Any, i: int, *rest: Any) -> None:
+        if match.places[i].chat == alice.id and not missed:
+            missed.append(i)  # as if the replica died here
+            return
+        await show(svc, bot, match, i, *rest)
+
+    monkeypatch.setattr(boards, "_show", lose_alices_edit)
+    popup = await alice.press_button(*_spot(picked, 1), picked)  # 1 to 1: a loop, 4 curves
+    assert popup is not None and popup.text == "", popup
+    await pg.settle()
+    assert missed and (await message(alice.private, a_id)).buttons == picked.buttons
+
+    popup = await alice.press_button(*_spot(picked, 2), picked)  # right after: on its way
+    assert popup is not None and "look again" in popup.text, popup
+    await pg.settle()
+    assert (await message(alice.private, a_id)).buttons == picked.buttons
+    pg.clock.advance(boards.HEAL_AFTER + 1)
+    popup = await alice.press_button(*_spot(picked, 2), picked)
+    assert popup is not None and "look again" in popup.text, popup
+    healed = await wait_message(alice.private, a_id, lambda m: bool(buttons(m, "p")))
+    assert version(healed) == version(picked)

@@ -387,7 +387,10 @@ class Board:
     def _tap_all(self, rng: random.Random) -> None:
         for seat in self.seats:
             view = self.view(seat)
-            moves = move_buttons(view) or navigation(view)[:1]
+            # No free point in the Dots window: one window step, a random one (the first
+            # alone may be at an edge, and tapped again and again it would never move).
+            steps = navigation(view)
+            moves = move_buttons(view) or rng.sample(steps, min(1, len(steps)))
             for r, c, _ in rng.sample(moves, min(2, len(moves))):
                 self.press(seat.user, seat, r, c)
         if self.spectators:

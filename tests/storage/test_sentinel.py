@@ -14,10 +14,15 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import pytest
+import redis
+from redis import exceptions as rx
+from redis.asyncio.retry import Retry
+from redis.backoff import ConstantBackoff
 
 import storage
 from bot.telegram import metrics
 from storage.config import Config
+from storage.sentinel import sentinel_client
 from tests.fixtures.sentinel import SETTLE, Deployment, wait_for
 from tests.storage.helpers import bump, record
 
@@ -85,6 +90,34 @@ async def test_failover_keeps_every_acknowledged_move(sentinels: Deployment) -> 
         waits = store.replicas.waits
         await store.matches.update(rec["id"], bump)
         assert store.replicas.waits == waits
+
+
+async def test_a_command_cut_off_by_the_sigkill_retries_on_the_promoted_replica(
+    sentinels: Deployment,
+) -> None:
+    """A blocking pop in flight when the primary dies (a queue worker waiting for a job) is
+    sent again, by the client's own retries, to the replica the sentinels promote, and
+    answers there: its retries ask the sentinels each time, not the dead primary's address
+    again and again (redis-py's own connection did, till its retries ran out)."""
+    client = sentinel_client(
+        sentinels.url,
+        max_connections=2,
+        retry=Retry(ConstantBackoff(0.1), 10 * int(SETTLE)),  # outlasts the promotion
+        retry_on_error=[rx.ConnectionError, rx.TimeoutError],
+    )
+    try:
+        popping = asyncio.ensure_future(client.blpop(["jobs"], timeout=0))
+        await asyncio.sleep(0.2)  # BLPOP is in flight on the primary
+        assert not popping.done()
+        sentinels.primary.stop(hard=True)
+        await asyncio.to_thread(sentinels.wait_promoted, sentinels.replica)
+        await asyncio.sleep(0.5)  # the retries had time to find the promoted replica
+        with redis.Redis(port=sentinels.replica.port, socket_timeout=1) as promoted:
+            promoted.rpush("jobs", "j1")
+        popped = await asyncio.wait_for(popping, SETTLE)
+        assert popped is not None and list(popped) == [b"jobs", b"j1"]
+    finally:
+        await client.aclose()
 
 
 async def test_a_replica_too_slow_is_counted_and_the_move_stands(sentinels: Deployment) -> None:

@@ -131,7 +131,10 @@ class SproutsUI:
                     raise Refused("sprouts.cannot_join", a=a, b=n)
                 place.cursor.update({"a": a, "b": n, "i": 0})
                 return
-            raise Refused("err.bad_button")
+            # Both ends are chosen, so this spot is from a keyboard older than the selection:
+            # the player's other tap, racing this one, chose them meanwhile. The board has
+            # changed at the same version (a keyboard step bumps none); "look again".
+            raise Refused("err.stale")
         if op in ("n", "v") and b is not None:
             place.cursor["i"] = i + (1 if op == "n" else -1)
             return

@@ -219,6 +219,19 @@ def test_sprouts_selection_belongs_to_the_player_to_move_and_auto_plays() -> Non
     assert match.game.ply == 1 and match.places[0].cursor == {}
 
 
+def test_a_sprouts_step_from_a_keyboard_older_than_the_selection_is_stale() -> None:
+    """Two taps racing on one keyboard (spots 1 and 3 tapped at once): the first chooses 1,
+    the second joins 1 to 1, so a spot tapped on the keyboard shown before that is out of
+    date, not broken."""
+    match = active("sprouts")
+    apply(match, ALICE, actions.Cursor("s1"))
+    apply(match, ALICE, actions.Cursor("s1"))  # a loop: 4 curves, so a preview, no move
+    assert match.places[0].cursor == {"a": 1, "b": 1, "i": 0} and match.game.ply == 0
+    assert refusal(match, ALICE, actions.Cursor("s3")) == "err.stale"
+    assert said(apply(match, ALICE, actions.Cursor("n"))) == ["Refresh@0"]
+    assert refusal(match, ALICE, actions.Cursor("s")) == "err.bad_button"  # no such button
+
+
 @pytest.mark.parametrize("place", [None, 1, -1])
 def test_a_keyboard_step_needs_a_place_of_the_match(place: int | None) -> None:
     assert refusal(active("dots"), ALICE, actions.Cursor("menu"), place=place) == "err.bad_button"
