@@ -1,6 +1,7 @@
 """Точки puzzles: "capture in N" and "save in N" (N ≤ 3) with a unique winning first move, cut
-from bot-vs-bot games at each level and from random games on a 15×15 board, proved by the
-forcing-sequence prover (:mod:`engine.dots.forcing`).
+from bot-vs-bot games at each level and from random games on a 15×15 board, found by the
+forcing-sequence prover (:mod:`engine.dots.forcing`) and proved by the exact search
+(:func:`exact`, on :mod:`engine.dots.tactics`), which also sees quiet moves.
 
 A puzzle's ``values``: 1 for the right first move, 0 for a wrong one (every legal move not
 listed is wrong too). Its ``plan`` is the whole solution for the bot (notation throughout):
