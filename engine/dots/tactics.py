@@ -23,8 +23,14 @@ whole search against a plain minimax over the referee's :class:`engine.dots.Game
 After a STOP (:meth:`engine.dots.Game.stop`) the attacker is the player moving alone: the
 defender never answers, and the search is over the attacker's own sequences only.
 
-Cost: the tree is full width, ``F^(2N-1)`` leaves for ``F`` free points at worst, so the
-boards it is meant for are small (a lesson's 7×7 to 10×10) and ``N`` at most 3.
+Cost: the tree is full width, ``F^(2N-1)`` leaves for ``F`` free points at worst; what makes
+it fast is the order, which cuts nothing. The attacker first looks for a ring to close now
+(then it has won), and the defender first tries the forcing prover's replies
+(:mod:`engine.dots.forcing`: the points where the attacker's next dot reaches the goal, then
+its own captures), then every other point nearest the last two dots: a "no" is usually
+proved by the first reply tried. So it also checks whole 15×15 puzzles
+(:func:`engine.puzzles.dots.exact`: every first move of a capture in 3 in about half a
+second).
 """
 
 from __future__ import annotations
@@ -48,8 +54,11 @@ from engine.dots.fastboard import (
     R_AREA,
     FastBoard,
     closing,
+    gain,
+    is_free,
     is_legal,
     place,
+    put,
     undo_to,
 )
 from engine.dots.game import Game, Move
@@ -96,22 +105,56 @@ def _reached(st: np.ndarray, attacker: int, targets: np.ndarray, k: int, base: i
 
 
 @njit(cache=True)
-def _order(st: np.ndarray, last: int) -> np.ndarray:
-    """The legal points, nearest the last dot first (Chebyshev distance): the replies that
-    matter are usually next to it, so a refutation is found early. Order only; every point
-    is still tried."""
+def _goal_points(
+    st: np.ndarray,
+    tr: np.ndarray,
+    sc: np.ndarray,
+    attacker: int,
+    targets: np.ndarray,
+    k: int,
+    base: int,
+    out: np.ndarray,
+) -> int:
+    """The free points where a dot of the attacker reaches the goal now (whoever is to move),
+    in ``out``; their count. Only points that close a ring (:func:`closing`) can."""
+    cnt = 0
+    for p in range(st[M_N]):
+        if is_free(st, p) and closing(st, p, attacker):
+            mark = tr[0]
+            put(st, tr, sc, p, attacker)
+            if _reached(st, attacker, targets, k, base):
+                out[cnt] = p
+                cnt += 1
+            undo_to(st, tr, mark)
+    return cnt
+
+
+@njit(cache=True)
+def _order(st: np.ndarray, first: np.ndarray, nfirst: int) -> np.ndarray:
+    """The legal points: ``first[:nfirst]`` (legal ones, in that order), then the rest nearest
+    either player's last dot (Chebyshev distance): the moves that matter are usually next to
+    the last two, so a refutation or a win is found early. Order only; every legal point is
+    in it once."""
     n, s = st[M_N], st[M_S]
     pts = np.empty(n, dtype=np.int64)
     keys = np.empty(n, dtype=np.int64)
+    lasts = (st[M_LASTP], st[M_LASTP + 1])
     m = 0
     for p in range(n):
-        if is_legal(st, p):
-            d = 0
+        if not is_legal(st, p):
+            continue
+        d = n
+        for last in lasts:
             if last >= 0:
-                d = max(abs(p % s - last % s), abs(p // s - last // s))
-            pts[m] = p
-            keys[m] = d * n + p
-            m += 1
+                d = min(d, max(abs(p % s - last % s), abs(p // s - last // s)))
+        rank = n
+        for j in range(nfirst):
+            if first[j] == p:
+                rank = j
+                break
+        pts[m] = p
+        keys[m] = (rank * (n + 1) + d) * n + p
+        m += 1
     return pts[:m][np.argsort(keys[:m])]
 
 
@@ -130,12 +173,18 @@ def _forced(
     """Whether the attacker reaches the goal with at most ``left`` (≥ 1) more own moves,
     from a position where it does not hold yet; whoever is to move."""
     mover = st[M_TURN]
-    pts = _order(st, st[M_LASTP + (1 - mover)])
+    first = np.empty(st[M_N], dtype=np.int64)
     if mover == attacker:
+        if cut:  # a ring closed now wins at once; on the last move nothing else can
+            if _goal_points(st, tr, sc, attacker, targets, k, base, first) > 0:
+                return True
+            if left == 1:
+                return False
+        pts = _order(st, first, 0)
         for j in range(pts.shape[0]):
             p = pts[j]
-            if left == 1 and cut and not closing(st, p, attacker):
-                continue
+            if left == 1 and not closing(st, p, attacker):
+                continue  # only reached without the cut (cut=False)
             mark = tr[0]
             place(st, tr, sc, p)
             ok = _reached(st, attacker, targets, k, base)
@@ -145,6 +194,15 @@ def _forced(
             if ok:
                 return True
         return False
+    # The defender: the forcing prover's replies first (the points where the attacker's next
+    # dot reaches the goal, then the defender's own captures), so a refutation, when there is
+    # one, is usually the first reply tried; every legal reply is still tried before a "yes".
+    nf = _goal_points(st, tr, sc, attacker, targets, k, base, first)
+    for p in range(st[M_N]):
+        if is_free(st, p) and closing(st, p, mover) and gain(st, sc, p, mover) > 0:
+            first[nf] = p
+            nf += 1
+    pts = _order(st, first, nf)
     for j in range(pts.shape[0]):
         p = pts[j]
         mark = tr[0]

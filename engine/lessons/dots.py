@@ -204,37 +204,45 @@ D9 = _lesson(
     ],
 )
 
+
+def _tactic(
+    id: str,
+    size: tuple[int, int],
+    dots: tuple[str, str],
+    pages: tuple[str, str, str],
+    task: tuple[str, str, Kind, int, str],
+    at_least: int = 1,
+) -> Lesson:
+    """A tactics lesson (10 to 12): Orange's and Blue's ``dots`` with the first of ``pages``'
+    marks, then the same with ``pages[1]`` played on in turn and the last marks; one task on
+    the first position (answer, wrong move, kind, moves, targets: :func:`_task`)."""
+    w, h = size
+    pos = _pos(w, h, *dots)
+    then = board(w, h, f"{alternate(*dots)} {pages[1]}")
+    return _lesson(
+        id, [(pos, pages[0]), (then, pages[2])], [_task(f"{id}-1", pos, *task, at_least)]
+    )
+
+
 # 10. The ladder along the edge: each edge dot threatens, the chain runs into the stopper.
 LADDER = "a3 b3 c3 d3 e3 f3 g3 a2 b1 f2", "a5 b5 c5 d5 f5 g5 h5 h4 b2 c2"
-D10 = _lesson(
+D10 = _tactic(
     "d10",
-    [
-        (_pos(8, 5, *LADDER), "b2 c2 f2"),
-        (board(8, 5, alternate(*LADDER) + " c1 d2 d1 e2"), "c1 d1"),
-    ],
-    [_task("d10-1", _pos(8, 5, *LADDER), "c1", "d2", "capture", 3, "b2 c2", 2)],
+    (8, 5),
+    LADDER,
+    ("b2 c2 f2", "c1 d2 d1 e2", "c1 d1"),
+    ("c1", "d2", "capture", 3, "b2 c2"),
+    2,
 )
 
 # 11. The double threat: one dot, two rings to close; the defence covers one.
 DOUBLE = "c4 d5 f5 g4 e6", "b6 h6 a2 d4 f4"
-D11 = _lesson(
-    "d11",
-    [
-        (_pos(8, 7, *DOUBLE), "d4 f4"),
-        (board(8, 7, alternate(*DOUBLE) + " e4 d3"), "e4 d3 f3"),
-    ],
-    [_task("d11-1", _pos(8, 7, *DOUBLE), "e4", "d3", "capture", 2, "d4 f4")],
+D11 = _tactic(
+    "d11", (8, 7), DOUBLE, ("d4 f4", "e4 d3", "e4 d3 f3"), ("e4", "d3", "capture", 2, "d4 f4")
 )
 
 # 12. Cutting a wall: the dot in the gap holds only when it is joined to the outside.
 WALL = "d4 e4 e6 a7 h7 a1 h1 c7", "c5 d5 f5 g4 f3 e3 d3 c4"
-D12 = _lesson(
-    "d12",
-    [
-        (_pos(8, 7, *WALL), "e5"),
-        (board(8, 7, alternate(*WALL) + " e5"), "e5 e6"),
-    ],
-    [_task("d12-1", _pos(8, 7, *WALL), "e5", "f4", "save", 2, "d4 e4")],
-)
+D12 = _tactic("d12", (8, 7), WALL, ("e5", "e5", "e5 e6"), ("e5", "f4", "save", 2, "d4 e4"))
 
 LESSONS: tuple[Lesson, ...] = (D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12)

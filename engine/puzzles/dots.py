@@ -1,6 +1,7 @@
 """Точки puzzles: "capture in N" and "save in N" (N ≤ 3) with a unique winning first move, cut
-from bot-vs-bot games at each level and from random games on a 15×15 board, proved by the
-forcing-sequence prover (:mod:`engine.dots.forcing`).
+from bot-vs-bot games at each level and from random games on a 15×15 board, found by the
+forcing-sequence prover (:mod:`engine.dots.forcing`) and proved by the exact search
+(:func:`exact`, on :mod:`engine.dots.tactics`), which also sees quiet moves.
 
 A puzzle's ``values``: 1 for the right first move, 0 for a wrong one (every legal move not
 listed is wrong too). Its ``plan`` is the whole solution for the bot (notation throughout):
@@ -21,12 +22,13 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.dots import Game, Move
 from engine.dots.ai import choose_move
 from engine.dots.forcing import Proof, prove_capture, prove_save
+from engine.dots.tactics import Threat, forced
 from engine.puzzles import Analysis, Puzzle, cuts
 
 PREFIX = "d"
@@ -47,7 +49,7 @@ def _play(game: Game, line: tuple[Move, ...]) -> Game:
     return g
 
 
-def _node(game: Game, left: int, proof: Proof | None = None) -> dict[str, Any]:
+def capture_node(game: Game, left: int, proof: Proof | None = None) -> dict[str, Any]:
     """The person's node (see the module's docstring): every move that still captures within
     ``left`` with the bot's reply, and the refutation of each other forcing try."""
     proof = proof if proof is not None else prove_capture(game, left)
@@ -58,7 +60,10 @@ def _node(game: Game, left: int, proof: Proof | None = None) -> dict[str, Any]:
             ok[game.format_move(m)] = {}
         else:
             after = _play(game, line[:2])
-            ok[game.format_move(m)] = {"r": game.format_move(line[1]), "n": _node(after, left - 1)}
+            ok[game.format_move(m)] = {
+                "r": game.format_move(line[1]),
+                "n": capture_node(after, left - 1),
+            }
     return {"ok": ok, "no": _refutations(game, left, set(proof.moves))}
 
 
@@ -76,8 +81,8 @@ def _refutations(game: Game, left: int, right: set[Move]) -> dict[str, list[str]
         if not _threat_points(after):
             continue  # it threatens nothing: the bot says so without a line
         held = prove_save(after, left - 1, most=0)
-        if held.moves:
-            out[game.format_move(m)] = [game.format_move(held.moves[0])]
+        if held.moves and not forced(after, Threat(game.turn, left - 1), held.moves[0]):
+            out[game.format_move(m)] = [game.format_move(held.moves[0])]  # holds every attack
     return out
 
 
@@ -119,6 +124,55 @@ def _threat_points(game: Game) -> int:
     return 0 if proof is None else len(proof.moves)
 
 
+def exact(game: Game, plan: dict[str, Any]) -> str | None:
+    """What is wrong with a puzzle by the exact search (:mod:`engine.dots.tactics`: every
+    attacker point, every defence), None if nothing: the forcing prover behind a plan sees
+    only forcing attacks, so a quiet first move that also wins, or a save that a quiet
+    attack breaks, would slip past it.
+
+    A capture in N: at every node of the plan its right moves are exactly the legal moves
+    that force the capture within the moves left, each of its refutations holds, and the
+    first right move needs all N. A save in N: its right moves are exactly the moves after
+    which the opponent cannot force a capture within N."""
+    n = int(plan["n"])
+    right = plan["node"]["ok"]
+    if plan["kind"] == "save":
+        threat = Threat(1 - game.turn, n)
+        if not _exactly(game, set(right), lambda m: not forced(game, threat, m)):
+            return "another move saves too, or the save fails against a quiet attack"
+        return None
+    shorter = Threat(game.turn, n - 1) if n > 1 else None
+    if shorter and any(forced(game, shorter, game.parse_move(m)) for m in right):
+        return "the capture takes fewer moves"
+    return _exact_node(game, plan["node"], n, "another first move captures too")
+
+
+def _exact_node(game: Game, node: dict[str, Any], left: int, other: str) -> str | None:
+    """:func:`exact` at one node of a capture's plan (``other``: what to say when a move not
+    listed wins there)."""
+    threat = Threat(game.turn, left)
+    if not _exactly(game, set(node["ok"]), lambda m: forced(game, threat, m)):
+        return other
+    for move, line in node["no"].items():  # the wrong move, then the reply that holds
+        after = _play(game, (game.parse_move(move),))
+        if forced(after, Threat(game.turn, left - 1), after.parse_move(line[0])):
+            return "a refutation does not hold"
+    for move, step in node["ok"].items():
+        if step:
+            after = _play(game, (game.parse_move(move), game.parse_move(step["r"])))
+            why = _exact_node(after, step["n"], left - 1, "another move wins at a later step")
+            if why is not None:
+                return why
+    return None
+
+
+def _exactly(game: Game, right: set[str], wins: Callable[[Move], bool]) -> bool:
+    """Whether the moves for which ``wins`` holds are exactly ``right`` (the right ones asked
+    first; the search stops at the first other move that wins)."""
+    moves = sorted(game.legal_moves(), key=lambda m: game.format_move(m) not in right)
+    return all(wins(m) == (game.format_move(m) in right) for m in moves)
+
+
 def _capture(game: Game) -> tuple[str, Puzzle | None, float]:
     proof = prove_capture(game, 3)
     if proof is None:
@@ -127,7 +181,7 @@ def _capture(game: Game) -> tuple[str, Puzzle | None, float]:
         return "several first moves capture", None, 0.0
     n = proof.depth
     right = proof.moves[0]
-    node = _node(game, n, proof)
+    node = capture_node(game, n, proof)
     tries = [m for m in _tries(game, {right}) if game.format_move(m) in node["no"]]
     tries = tries or _tries(game, {right})
     if not tries:
@@ -176,14 +230,17 @@ def _hardness(n: int, nodes: int, hint: str) -> float:
 def judge(game: Game, cut_seed: int) -> tuple[str, Puzzle | None, float]:
     """A candidate's fate: ("ok", puzzle, its hardness) or (the reason it was rejected, None,
     0). A capture for the player to move makes a capture puzzle; else a threat of the
-    opponent's makes a save puzzle. ``cut_seed`` is unused."""
+    opponent's makes a save puzzle. What the forcing prover cut is then checked by the exact
+    search (:func:`exact`). ``cut_seed`` is unused."""
     del cut_seed
     if game.over:
         return "game over", None, 0.0
     reason, puzzle, hard = _capture(game)
-    if reason != "no capture within 3":
-        return reason, puzzle, hard
-    return _save(game)
+    if reason == "no capture within 3":
+        reason, puzzle, hard = _save(game)
+    if puzzle is not None and (wrong := exact(game, puzzle.plan)) is not None:
+        return f"exact search: {wrong}", None, 0.0
+    return reason, puzzle, hard
 
 
 def _game(rng: random.Random, source: str, seed: int) -> list[Game]:

@@ -1,16 +1,18 @@
 """/puzzle on the playground page in a real headless Chromium at phone size (412×915): the
 fresh puzzle and the board after a wrong answer; a Рассада puzzle with a curve previewed; a
-Точки capture in two after the right first move; a group's daily puzzle after one wrong and
-one right answer.
+Точки capture in two after the right first move (in both languages); a group's daily
+puzzle after one wrong and one right answer.
 SCREENS=docs/screens keeps the screenshots (the README shows them)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import Text, t
+from bot.match import dotspuzzle
 from bot.match.puzzle import margin
 from tests.bot.test_puzzles import play_move, puzzle_board
 from tests.bot.test_puzzles_dots import only_two_move_puzzles_near, play_point
@@ -88,20 +90,25 @@ async def test_group_puzzle_on_a_phone(pg: ScenarioClient, tmp_path: Path) -> No
         keep_screens([shot])
 
 
-async def test_dots_puzzle_on_a_phone(pg: ScenarioClient, redis_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_dots_puzzle_on_a_phone(
+    pg: ScenarioClient, redis_url: str, tmp_path: Path, lang: str
+) -> None:
     """A capture in two after the right first move: the bot's defence on the board, the
     window on the action, "go on"."""
     await pg.set_limits(enabled=False)
     await only_two_move_puzzles_near(redis_url)
-    alice = await pg.user("alice", "en", "Alice")
+    alice = await pg.user("alice", lang, "Алиса" if lang == "ru" else "Alice")
     async with phone_chat(pg.url, "alice", tmp_path / "failure.png") as page:
-        await page.send("/puzzle dots")
-        await page.wait_for_bot(t("en", "puzzle.btn.hint"))
+        await page.send("/puzzle dots" if lang == "en" else "/puzzle точки")
+        await page.wait_for_bot(t(lang, "puzzle.btn.hint"))
         board, p, _ = await puzzle_board(alice)
-        await play_point(alice, board, p, p.accepted[0])
-        await page.wait_for_bot("Go on: capture within 1 move")
+        right = p.accepted[0]
+        await play_point(alice, board, p, right)
+        going_on = dotspuzzle.going_on(right, p.plan["node"]["ok"][right]["r"], 1)
+        await page.wait_for_bot(re.sub(r"<[^>]+>", "", t(lang, going_on)))
         await page.page.wait_for_timeout(300)  # the picture has loaded
-        shot = tmp_path / "puzzle-dots-en.png"
+        shot = tmp_path / f"puzzle-dots-{lang}.png"
         await page.screenshot(shot)
         assert await cut_buttons(page) == []
         keep_screens([shot])

@@ -11,19 +11,14 @@ import pytest
 from engine.boxes import Game
 from engine.puzzles import HINTS, Puzzle, by_id, load
 from engine.puzzles.boxes import analyse
-from tests.engine.puzzles.sample import cases
+from tests.engine.puzzles.sample import cases, check_bank
 
 BANK = load("boxes")
 SAMPLE = 15  # every 15th puzzle in the normal run
 
 
 def test_the_bank_is_big_enough_and_small_on_disk() -> None:
-    from engine.puzzles import path_of
-
-    assert len(BANK) >= 300
-    assert len({p.id for p in BANK}) == len(BANK)
-    assert path_of("boxes").stat().st_size < 2_000_000
-    assert {p.difficulty for p in BANK} == {1, 2, 3, 4, 5}
+    check_bank("boxes")
 
 
 @pytest.mark.parametrize("pid", cases(BANK, SAMPLE))

@@ -1,7 +1,9 @@
-"""Every shipped Точки puzzle, proved again by the forcing prover and replayed in the referee:
-the one right first move (a capture in N: no capture in N − 1; a save: the only move after
-which the opponent captures nothing within N), the tempting wrong move refuted, and every step
-of the plan the bot plays (its replies legal, the last moves capturing).
+"""Every shipped Точки puzzle, proved again by the exact search (:func:`engine.puzzles.dots.exact`:
+every attacker point, every defence, at every node of its plan), by the forcing prover and
+replayed in the referee: the one right first move (a capture in N: no capture in N − 1; a
+save: the only move after which the opponent captures nothing within N), the tempting wrong
+move refuted, and every step of the plan the bot plays (its replies legal, the last moves
+capturing).
 
 A sample runs in the normal suite; all of them with ``TETRAD_SLOW=1``."""
 
@@ -13,22 +15,17 @@ import pytest
 
 from engine.dots import Game
 from engine.dots.forcing import prove_capture, prove_save
-from engine.puzzles import HINTS, Puzzle, by_id, load, path_of
+from engine.puzzles import HINTS, Puzzle, by_id, load
+from engine.puzzles.dots import exact
 from engine.puzzles.generate import generate
-from tests.engine.puzzles.sample import cases
+from tests.engine.puzzles.sample import cases, check_bank
 
 BANK = load("dots")
 SAMPLE = 25  # every 25th puzzle in the normal run
-SHIPPED = 300  # issue #30
 
 
 def test_the_bank_is_big_enough_and_small_on_disk() -> None:
-    assert len(BANK) >= SHIPPED
-    assert len({p.id for p in BANK}) == len(BANK)
-    assert all(p.id.startswith("d") for p in BANK)
-    total = sum(path_of(g).stat().st_size for g in ("boxes", "sprouts", "dots"))
-    assert total < 2_000_000
-    assert {p.difficulty for p in BANK} == {1, 2, 3, 4, 5}
+    check_bank("dots")
     kinds = {(p.plan["kind"], p.plan["n"]) for p in BANK}
     assert {("capture", 1), ("capture", 2), ("capture", 3), ("save", 1)} <= kinds
 
@@ -81,6 +78,7 @@ def test_puzzle_is_proved(pid: str) -> None:
     assert 1 <= n <= 3 and p.hint in HINTS and len(p.accepted) == 1
     right, wrong = p.accepted[0], p.wrong
     assert p.values == {right: 1, wrong: 0}
+    assert exact(game, p.plan) is None
     if p.plan["kind"] == "capture":
         proof = prove_capture(game, n)
         assert proof is not None and [game.format_move(m) for m in proof.moves] == [right]
