@@ -43,6 +43,7 @@ class Settings:
     idle_timeout: float = 7 * 86400.0
     ai_show_after: float = 0.6  # a longer think shows the person's own move first
     route_workers: int = 0  # processes that route Рассада curves (0: the bot process does)
+    ai_workers: int = 0  # processes that think the bot's moves (0: the pool's own default)
     warm_workers: bool = True  # take updates only once the worker pools are warm
     # Who thinks the bot's moves: "local", this process's own pool; "queue", `tetrad worker`
     # processes through a Redis job queue (bot/telegram/jobs.py), the pool as the fallback.
@@ -95,11 +96,8 @@ class Settings:
         idle_timeout = _hours(get, "IDLE_TIMEOUT_HOURS", 7 * 24) * 3600
 
         cores = min(2, os.cpu_count() or 1)
-        workers_text = get("ROUTE_WORKERS") or str(cores)
-        if not workers_text.isdigit() or int(workers_text) > 64:
-            raise SettingsError(
-                f"ROUTE_WORKERS must be a number of processes from 0 to 64, not {workers_text!r}"
-            )
+        route_workers = _count(get, "ROUTE_WORKERS", cores, least=0)
+        ai_workers = _count(get, "AI_WORKERS", cores, least=1)
         warm_text = get("WARM_WORKERS") or "1"
         if warm_text not in ("0", "1"):
             raise SettingsError(f"WARM_WORKERS must be 1 or 0, not {warm_text!r}")
@@ -141,7 +139,8 @@ class Settings:
             lobby_timeout=lobby_timeout,
             idle_timeout=idle_timeout,
             ai_show_after=ai_show_after,
-            route_workers=int(workers_text),
+            route_workers=route_workers,
+            ai_workers=ai_workers,
             warm_workers=warm_text == "1",
             workers=workers,
         )
@@ -200,6 +199,16 @@ def _number(get: Getter, name: str, default: str, ok: Callable[[float], bool], m
     if not ok(value):
         raise SettingsError(f"{name} must be {must}, not {text!r}")
     return value
+
+
+def _count(get: Getter, name: str, default: int, *, least: int) -> int:
+    """A number of worker processes, ``least`` to 64."""
+    text = get(name) or str(default)
+    if not text.isdigit() or not least <= int(text) <= 64:
+        raise SettingsError(
+            f"{name} must be a number of processes from {least} to 64, not {text!r}"
+        )
+    return int(text)
 
 
 def _hours(get: Getter, name: str, default: float) -> float:

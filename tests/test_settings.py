@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -18,6 +19,11 @@ def test_defaults() -> None:
     assert s.default_language == "en" and s.webhook_url is None
     assert s.ai_show_after == 0.6
     assert 1 <= s.route_workers <= 2  # Рассада curves go to worker processes by default
+    assert s.ai_workers == min(2, os.cpu_count() or 1)  # as the AI pool chose before AI_WORKERS
+
+
+def test_ai_workers_is_a_count() -> None:
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "AI_WORKERS": "1"}).ai_workers == 1
 
 
 def test_route_workers_can_be_turned_off() -> None:
@@ -61,6 +67,9 @@ def test_sentinel_redis_url_is_taken() -> None:
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "two"}, "ROUTE_WORKERS"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "-1"}, "ROUTE_WORKERS"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "ROUTE_WORKERS": "65"}, "ROUTE_WORKERS"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "AI_WORKERS": "0"}, "AI_WORKERS must be .* from 1 to 64"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "AI_WORKERS": "one"}, "AI_WORKERS"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "AI_WORKERS": "65"}, "AI_WORKERS"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "WORKERS": "fleet"}, "WORKERS must be one of"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "WORKERS": "queue", "REDIS_URL": "memory://x"}, "memory"),
     ],

@@ -135,7 +135,12 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     svc = Services(
         settings=settings,
         store=store,
-        ai=given or AIPool(time_scale=settings.ai_time_scale, kernels=settings.warm_workers),
+        ai=given
+        or AIPool(
+            settings.ai_workers or None,
+            time_scale=settings.ai_time_scale,
+            kernels=settings.warm_workers,
+        ),
         clock=app.bot_data["clock"],
         timeouts=Timeouts(lobby=settings.lobby_timeout, idle=settings.idle_timeout),
     )

@@ -4,6 +4,7 @@ and a worker that dies is replaced."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import random
 import signal
@@ -126,6 +127,20 @@ async def test_a_pool_the_caller_gives_outlives_the_bot(emulator: Emulator, redi
     while any(alive(p) for p in own) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     assert own and not [p for p in own if alive(p)], "the bot's own workers outlived it"
+
+
+async def test_the_bot_starts_as_many_ai_workers_as_it_is_told(
+    emulator: Emulator, redis_url: str
+) -> None:
+    """``AI_WORKERS`` (bot/settings.py) sizes the bot's own pool: the test replicas start one
+    worker, not the two a 2-core machine gets by default; the bot still takes its first
+    update only once that worker is warm."""
+    settings = dataclasses.replace(
+        bot_settings(emulator, redis_url), ai_workers=1, warm_workers=True
+    )
+    async with reporting(emulator, settings) as app:
+        svc = app.bot_data["svc"]
+        assert svc.ready and svc.ai.ready and len(svc.ai.processes()) == 1
 
 
 async def _two_moves(emulator: Emulator, settings: Settings, ai: AIPool | None) -> set[int]:

@@ -60,6 +60,10 @@ async def replicas(
                 AI_TIME_SCALE="0.05",
                 AI_SHOW_AFTER="60",
                 GROUP_EDITS_PER_MINUTE="6000",
+                # Warm before the first update, as deployed; one AI worker is enough for one
+                # game against the bot, and Точки и квадраты routes no curve.
+                AI_WORKERS="1",
+                ROUTE_WORKERS="0",
             )
             log = open(tmp_path / f"replica{k}.log", "wb")  # noqa: SIM115 - closed with the process
             procs.append(

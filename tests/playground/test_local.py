@@ -22,6 +22,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def test_serve_runs_the_bot_against_a_demo_world(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.delenv("REDIS_URL", raising=False)
+    # One AI worker and one route worker: warm before the first update as `tetrad local`'s
+    # are, without two of each (1.4 s of CPU apiece) that this test never uses.
+    monkeypatch.setenv("AI_WORKERS", "1")
+    monkeypatch.setenv("ROUTE_WORKERS", "1")
     started: list[Emulator] = []
     real_start = Emulator.start
 
@@ -78,6 +82,7 @@ def test_the_command_prints_the_url_and_stops_cleanly(stop: signal.Signals) -> N
     process left five (the pool's call and result queues) and the tracker warned of them."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["ROUTE_WORKERS"] = "1"
+    env["AI_WORKERS"] = "1"  # the AI pool's semaphores are the same kind; one worker has them
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot", "local", "--no-browser", "--port", "0"],
         cwd=ROOT,

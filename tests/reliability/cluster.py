@@ -285,6 +285,12 @@ class Proxy:
         return await self._forward(i, body, headers)
 
 
+# The env of a replica that routes no Рассада curve: no route workers to start.
+NO_ROUTES = {"ROUTE_WORKERS": "0"}
+# ... and plays no bot move nor draws a replay either: its AI pool starts only if asked.
+NO_WORKERS = {**NO_ROUTES, "WARM_WORKERS": "0"}
+
+
 def bot_env(
     emulator: Emulator,
     redis_url: str,
@@ -333,9 +339,12 @@ class Cluster:
         self.proxy = Proxy(
             [f"http://127.0.0.1:{p}{HOOK_PATH}" for p in self.ports], duplicate_every
         )
-        # One worker per replica routes its Рассада curves: the tests go through the workers
-        # as deployed bots do, without two per replica crowding a 2-core CI machine.
-        self.extra_env = {"ROUTE_WORKERS": "1", **env}
+        # One worker per replica routes its Рассада curves, and one thinks its moves: the
+        # tests go through the workers as deployed bots do (warm before the first update),
+        # without two of each per replica crowding a 2-core CI machine (an AI worker costs
+        # a replica's start 1.4 s of CPU). A test that plays no Рассада or no bot moves says
+        # so (:data:`NO_ROUTES`, :data:`NO_WORKERS`).
+        self.extra_env = {"ROUTE_WORKERS": "1", "AI_WORKERS": "1", **env}
         self.bots: list[BotProcess] = []
 
     async def start(self) -> None:

@@ -20,7 +20,7 @@ import redis
 import storage
 from playground.server import Emulator
 from tests.fixtures.redis import RedisServer
-from tests.reliability.cluster import HOOK_PATH, SECRET, SECRET_HEADER, Cluster
+from tests.reliability.cluster import HOOK_PATH, NO_WORKERS, SECRET, SECRET_HEADER, Cluster
 from tests.reliability.people import (
     LINK,
     Board,
@@ -74,7 +74,7 @@ async def _forge(board: Board, user: Any, data: str) -> str:
 async def test_only_players_act_and_buttons_stay_in_their_chat(
     emu: Emulator, world: ObservedWorld, redis_url: str, tmp_path: Path
 ) -> None:
-    async with Cluster(emu, redis_url, tmp_path, 1):
+    async with Cluster(emu, redis_url, tmp_path, 1, **NO_WORKERS):
         a, b, s = world.add_user("sa"), world.add_user("sb"), world.add_user("ss")
         c, d = world.add_user("sc"), world.add_user("sd")
         here = await group_match(world, "boxes", "b.3.2", [a, b], [s], "here")
@@ -136,7 +136,7 @@ async def test_challenge_tokens_are_unguessable_and_single_use(
     expected = 2000 * 21 / 64
     assert max(counts) < 1.4 * expected and min(counts) > 0.6 * expected  # uniform
 
-    async with Cluster(emu, redis_url, tmp_path, 1):
+    async with Cluster(emu, redis_url, tmp_path, 1, **NO_WORKERS):
         a, b, c = world.add_user("ta"), world.add_user("tb"), world.add_user("tc")
         board = await link_match(world, "boxes", a, b)
         texts = [m.text or "" for m in world.chats[a.id].messages.values() if m.sender != a.id]
@@ -173,7 +173,7 @@ async def test_challenge_tokens_are_unguessable_and_single_use(
 async def test_webhook_wants_the_secret(
     emu: Emulator, world: ObservedWorld, redis_url: str, tmp_path: Path
 ) -> None:
-    async with Cluster(emu, redis_url, tmp_path, 1) as cluster:
+    async with Cluster(emu, redis_url, tmp_path, 1, **NO_WORKERS) as cluster:
         bot = cluster.bots[0]
         user = world.add_user("wa")
         user.started = True  # has a chat with the bot, so a reply can reach them
