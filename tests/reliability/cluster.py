@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypedDict
 
 import aiohttp
 from aiohttp import web
@@ -285,10 +285,18 @@ class Proxy:
         return await self._forward(i, body, headers)
 
 
+class Env(TypedDict, total=False):
+    """Settings a replica may be started with beside the defaults (typed, so that a dict
+    of them unpacks into :class:`Cluster`'s keyword arguments)."""
+
+    ROUTE_WORKERS: str
+    WARM_WORKERS: str
+
+
 # The env of a replica that routes no Рассада curve: no route workers to start.
-NO_ROUTES = {"ROUTE_WORKERS": "0"}
+NO_ROUTES: Env = {"ROUTE_WORKERS": "0"}
 # ... and plays no bot move nor draws a replay either: its AI pool starts only if asked.
-NO_WORKERS = {**NO_ROUTES, "WARM_WORKERS": "0"}
+NO_WORKERS: Env = {**NO_ROUTES, "WARM_WORKERS": "0"}
 
 
 def bot_env(

@@ -43,7 +43,7 @@ import engine
 import storage
 from playground.faults import Fault
 from playground.server import Emulator
-from tests.reliability.cluster import NO_ROUTES, Cluster
+from tests.reliability.cluster import NO_ROUTES, Cluster, Env
 from tests.reliability.conftest import FULL
 from tests.reliability.people import (
     Board,
@@ -189,9 +189,8 @@ class Crasher:
         self.world = world
         self.redis_url = redis_url
         # Route workers only where curves are routed: each restart starts the pools again.
-        self.cluster = Cluster(
-            emu, redis_url, tmp, 1, **({} if game.kind == "sprouts" else NO_ROUTES)
-        )
+        env: Env = {} if game.kind == "sprouts" else NO_ROUTES
+        self.cluster = Cluster(emu, redis_url, tmp, 1, **env)
         self.prober = world.add_user("prober")
         self.report: list[str] = []
         self.killed = time.monotonic()
