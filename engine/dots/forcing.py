@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from engine.dots import fastboard
 from engine.dots.fastboard import (
     EMPTY,
     M_CAUGHT,
@@ -64,6 +65,10 @@ from engine.dots.fastboard import (
     undo_to,
 )
 from engine.dots.game import Game, Move
+from engine.dots.kernel_cache import depends_on
+
+# the cached kernels inline fastboard's: stale when it changes (engine.dots.kernel_cache)
+depends_on(__file__, fastboard.__file__)
 
 MAX_DEPTH = 3
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.dots import fastboard
 from engine.dots.fastboard import (
     M_CAUGHT,
     M_COUNT,
@@ -55,6 +56,10 @@ from engine.dots.fastboard import (
     place,
     undo_to,
 )
+from engine.dots.kernel_cache import depends_on
+
+# the cached kernels inline fastboard's: stale when it changes (engine.dots.kernel_cache)
+depends_on(__file__, fastboard.__file__)
 
 # parameter slots (the caller's numbers reach the compiled code through ``prm``)
 P_C, P_RAVE_B, P_PRIOR_N, P_EXPAND, P_NEAR, P_TACTICS, P_MARGIN = 0, 1, 2, 3, 4, 5, 6

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from engine.dots import fastboard
 from engine.dots.fastboard import (
     M_CAUGHT,
     M_FREE,
@@ -62,6 +63,10 @@ from engine.dots.fastboard import (
     undo_to,
 )
 from engine.dots.game import Game, Move
+from engine.dots.kernel_cache import depends_on
+
+# the cached kernels inline fastboard's: stale when it changes (engine.dots.kernel_cache)
+depends_on(__file__, fastboard.__file__)
 
 MAX_MOVES = 3  # the deepest question asked: the tree grows as F^(2N-1)
 
