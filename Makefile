@@ -22,10 +22,13 @@ system-packages:
 
 redis-server: system-packages
 
-# The suite on pytest-xdist, a worker per core (JOBS=0: in one process, as a plain `pytest`
-# does); worksteal, because a few tests take a minute and most a fraction of a second.
+# The suite on pytest-xdist, two workers per core, at most 16 (JOBS=0: in one process, as a
+# plain `pytest` does): most of the suite's bot tests wait (for a poll, a worker, a clock)
+# rather than compute, and with a worker per core the CPU was half idle (2 cores: 12 min
+# with 2 workers, 7.5 min with 4, docs/TESTING.md). Worksteal, because a few tests take
+# half a minute and most a fraction of a second.
 # PYTEST_ARGS picks tests or adds options: make test PYTEST_ARGS='tests/bot -x'.
-JOBS ?= auto
+JOBS ?= $(shell n=$$(( 2 * $$(nproc) )); echo $$(( n < 16 ? n : 16 )))
 PYTEST_ARGS ?=
 
 test: system-packages venv

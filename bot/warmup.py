@@ -19,17 +19,23 @@ log = logging.getLogger(__name__)
 
 # The modules whose numba kernels warm_engines loads (or compiles).
 KERNEL_MODULES = ("engine.sprouts.tidy_core", "render.sprouts_core")
-# Точки's search (the hard and expert levels): compiled here, loaded by the AI workers.
-DOTS_KERNEL_MODULES = ("engine.dots.fastboard", "engine.dots.search")
+# Точки's search (the hard and expert levels: compiled here, loaded by the AI workers), and
+# the forcing prover and exact search that judge its puzzles and lessons in this process.
+DOTS_KERNEL_MODULES = (
+    "engine.dots.fastboard",
+    "engine.dots.search",
+    "engine.dots.forcing",
+    "engine.dots.tactics",
+)
 
 
 def warm_engines(dots: bool = True) -> bool:
     """Рассада's drawing steps and its picture's kernels are compiled (numba): the first time
     on an install that costs some 20 s of CPU, afterwards about half a second to load from
     the cache. Either way it happens at start-up, not inside the first move someone plays or
-    the first picture. With ``dots``, Точки's search kernels too (47 s of CPU to compile):
-    the AI workers then load them from the cache. Returns whether anything was compiled
-    (numba's own count)."""
+    the first picture. With ``dots``, Точки's kernels too (47 s of CPU to compile the search,
+    7 s the puzzles' and lessons' provers): the AI workers then load them from the cache.
+    Returns whether anything was compiled (numba's own count)."""
     from engine.sprouts.paper import warm
     from render.sprouts import warm as warm_picture
 
@@ -38,9 +44,7 @@ def warm_engines(dots: bool = True) -> bool:
     warm_picture()
     modules = KERNEL_MODULES + (DOTS_KERNEL_MODULES if dots else ())
     if dots:
-        from engine.dots.search import warm as warm_search
-
-        warm_search()
+        warm_dots()
     compiled = any(d.stats.cache_misses for d in _kernels(modules))
     log.info(
         "Рассада drawing%s kernels %s in %.1f s",
@@ -49,6 +53,15 @@ def warm_engines(dots: bool = True) -> bool:
         time.perf_counter() - start,
     )
     return compiled
+
+
+def warm_dots() -> None:
+    """Точки's kernels (:data:`DOTS_KERNEL_MODULES`), compiled or loaded."""
+    from engine.dots import forcing, search, tactics
+
+    search.warm()
+    forcing.warm()
+    tactics.warm()
 
 
 def kernels_cached() -> bool:

@@ -49,15 +49,16 @@ def _router_kept() -> Iterator[None]:
 
 def pytest_sessionstart(session) -> None:  # type: ignore[no-untyped-def]
     """The engines' compiled kernels, compiled (the first run on a checkout: tens of seconds)
-    or loaded once here, so that no test's own time limit pays for it. Точки's search kernels
-    (47 s of CPU to compile, 1 s to load; only its engine tests use them) are compiled once, in
+    or loaded once here, so that no test's own time limit pays for it. Точки's kernels (the
+    search, the forcing prover, the exact search: 47 + 7 s of CPU to compile, 1 s to load;
+    only its engine and lesson tests use them) are compiled once, in
     a second process beside the Рассада ones, before the xdist workers start: otherwise each
     worker compiled them inside its first test of them. Workers only load the Рассада ones."""
     from bot.warmup import warm_engines
 
     dots = None
     if not hasattr(session.config, "workerinput"):  # the controller, or a run without xdist
-        warm_dots = "from engine.dots.search import warm; warm()"
+        warm_dots = "from bot.warmup import warm_dots; warm_dots()"
         dots = subprocess.Popen([sys.executable, "-c", warm_dots])
     warm_engines(dots=False)
     if dots is not None and dots.wait() != 0:

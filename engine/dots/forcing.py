@@ -415,3 +415,13 @@ def _distance(fb: FastBoard, p: int, hot: set[int]) -> int:
 
 
 __all__ = ["MAX_DEPTH", "Proof", "Save", "prove_capture", "prove_save"]
+
+
+def warm() -> None:
+    """Compile (or load from numba's cache) the prover's kernels at start-up: a Точки
+    puzzle's first answer would otherwise wait some seconds for the compiler."""
+    g = Game(5, 5)
+    for x, y in ((2, 1), (2, 2), (1, 2), (4, 4), (3, 2)):
+        g.play(Move(x, y))
+    prove_capture(g, 2)
+    prove_save(g, 1)

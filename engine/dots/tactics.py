@@ -255,6 +255,16 @@ def saving_moves(game: Game, threat: Threat) -> list[Move]:
     return [m for m in game.legal_moves() if not forced(game, threat, m)]
 
 
+def warm() -> None:
+    """Compile (or load from numba's cache) the exact search's kernels at start-up: a Точки
+    lesson's first answer would otherwise wait some seconds for the compiler."""
+    g = Game(5, 5)
+    for x, y in ((2, 1), (2, 2), (1, 2), (4, 4), (3, 2)):
+        g.play(Move(x, y))
+    forced(g, Threat(g.turn, 2))
+    forced(g, Threat(1 - g.turn, 1), Move(2, 3))
+
+
 def points(game: Game, notation: Sequence[str]) -> tuple[Move, ...]:
     """Moves from their notation (``"c4"``), in the order given."""
     return tuple(game.parse_move(t) for t in notation)
