@@ -271,7 +271,7 @@ def _best_next_to(
 def _avoid(st: np.ndarray, p: int, player: int) -> bool:
     """A point inside the player's own standing empty base, or inside the enemy's (where the
     dot would be caught unless it captured: the tactics look for those)."""
-    return in_base(st, p, player) or in_base(st, p, 1 - player)
+    return in_base(st, p, player) | in_base(st, p, 1 - player)  # no branch (is_free)
 
 
 @njit(cache=True)

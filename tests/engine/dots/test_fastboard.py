@@ -247,3 +247,17 @@ def test_closing_says_no_only_where_the_referee_finds_no_ring() -> None:
             g.play_index(i)
             fb.place(i)
     assert seen["ring"] > 0.3 * seen["yes"] and seen["capture"] and seen["inside a ring"], seen
+
+
+def test_a_full_trail_marks_the_overflow_and_writes_inside_it() -> None:
+    """The trail write is branch-free: once full it overwrites its last entry (never past
+    its end) and the board says its undo is no longer exact."""
+    whole = np.zeros(2 * 6 + 2 + 4, dtype=np.int32)
+    whole[-4:] = 7
+    fb = FastBoard(5, 5)
+    fb.tr = whole[: 2 * 6 + 2]  # room for six writes; one past its end would show in whole
+    fb.place(fb.index(1, 1))  # more than six: the dot, its liveness, the free count, the turn
+    assert fb.overflow and fb.mark() == 6 and (whole[-4:] == 7).all()
+    roomy = FastBoard(5, 5)
+    roomy.place(roomy.index(1, 1))
+    assert not roomy.overflow and roomy.mark() > 6
