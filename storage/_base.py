@@ -63,6 +63,12 @@ def guarded(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
         try:
             return await fn(*args, **kwargs)
         except (rx.ConnectionError, rx.TimeoutError) as e:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                # A cancel that arrived in the client's read came out as its own error (3.11's
+                # asyncio.timeout, redis-py's socket timeout, can swallow it): as Unavailable
+                # a caller that retries would go on forever (a test's tapping loop hung 300 s).
+                raise asyncio.CancelledError from e
             raise Unavailable(f"Redis unavailable: {e}") from e
 
     return wrapper

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -53,3 +54,30 @@ def test_passwords_are_masked() -> None:
     assert masked("redis://:hunter2@h:1/0") == "redis://:***@h:1/0"
     assert masked("rediss://bot:hunter2@h:1/0") == "rediss://bot:***@h:1/0"
     assert masked("redis://h:1/0") == "redis://h:1/0"
+
+
+async def test_a_cancel_the_client_turned_into_its_own_error_stays_a_cancel() -> None:
+    """Redis gone is :class:`storage.Unavailable`, which callers retry; but the same error
+    raised while the task is being cancelled (the client's socket timeout can swallow the
+    cancel) is the cancel: as Unavailable, a retrying caller never ended."""
+    import redis.exceptions as rx
+
+    from storage._base import guarded
+
+    @guarded
+    async def read() -> None:
+        raise rx.TimeoutError("Timeout reading from socket")
+
+    with pytest.raises(storage.Unavailable):
+        await read()
+
+    async def cancelled_in_the_read() -> None:
+        asyncio.current_task().cancel()  # type: ignore[union-attr]
+        try:
+            await asyncio.sleep(1)
+        except asyncio.CancelledError:  # as asyncio.timeout can: the cancel becomes the
+            await read()  # timeout's error, with the task still cancelling
+
+    task = asyncio.create_task(cancelled_in_the_read())
+    with pytest.raises(asyncio.CancelledError):
+        await task
